@@ -1,0 +1,144 @@
+"""Operators and NumPy methods attached to ``ndarray`` from this layer (JAX attaches its
+array methods from its NumPy layer the same way), plus the NumPy dispatch protocols."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from .._array.ndarray import ndarray
+from . import creation, elementwise, linear_algebra, reductions
+from .ufuncs import ufuncs
+
+_BINARY_OPERATORS = {
+    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
+    "floordiv": "floor_divide", "mod": "remainder", "pow": "power", "and": "bitwise_and",
+    "or": "bitwise_or", "xor": "bitwise_xor", "lshift": "left_shift", "rshift": "right_shift",
+}
+_COMPARISONS = {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal",
+                "eq": "equal", "ne": "not_equal"}
+_UNARY = {"neg": "negative", "pos": "positive", "abs": "absolute", "invert": "invert"}
+
+
+def _operator(function: Any) -> Any:
+    def forward(self: ndarray, other: Any) -> Any:
+        return function(self, other)
+
+    def reflected(self: ndarray, other: Any) -> Any:
+        return function(other, self)
+
+    def in_place(self: ndarray, other: Any) -> Any:
+        return function(self, other, out=self)
+
+    return forward, reflected, in_place
+
+
+def _as_method(function: Any) -> Any:
+    """ufunc objects are not descriptors: bind ``self`` explicitly."""
+
+    def method(self: ndarray, *args: Any, **kwargs: Any) -> Any:
+        return function(self, *args, **kwargs)
+
+    return method
+
+
+def _comparison(function: Any) -> Any:
+    def compare(self: ndarray, other: Any) -> Any:
+        try:
+            return function(self, other)
+        except TypeError:
+            return NotImplemented
+
+    return compare
+
+
+def _install_operators() -> None:
+    for short, name in _BINARY_OPERATORS.items():
+        forward, reflected, in_place = _operator(ufuncs[name])
+        setattr(ndarray, f"__{short}__", forward)
+        setattr(ndarray, f"__r{short}__", reflected)
+        setattr(ndarray, f"__i{short}__", in_place)
+    for short, name in _COMPARISONS.items():
+        setattr(ndarray, f"__{short}__", _comparison(ufuncs[name]))
+    for short, name in _UNARY.items():
+        setattr(ndarray, f"__{short}__", _as_method(ufuncs[name]))
+    forward, reflected, in_place = _operator(linear_algebra.matmul)
+    ndarray.__matmul__ = forward  # type: ignore[attr-defined]
+    ndarray.__rmatmul__ = reflected  # type: ignore[attr-defined]
+    ndarray.__imatmul__ = lambda self, other: _assign(self, linear_algebra.matmul(self, other))  # type: ignore[attr-defined]
+    ndarray.__divmod__ = lambda self, other: ufuncs["divmod"](self, other)  # type: ignore[attr-defined]
+    ndarray.__rdivmod__ = lambda self, other: ufuncs["divmod"](other, self)  # type: ignore[attr-defined]
+
+
+def _assign(target: ndarray, value: ndarray) -> ndarray:
+    if not numpy.can_cast(value.dtype, target.dtype, "same_kind"):
+        raise numpy._core._exceptions._UFuncOutputCastingError(  # type: ignore[attr-defined]
+            numpy.matmul, "same_kind", value.dtype, target.dtype, 0)
+    target[...] = value
+    return target
+
+
+_METHODS = {
+    "sum": reductions.sum, "prod": reductions.prod, "mean": reductions.mean,
+    "var": reductions.var, "std": reductions.std, "max": reductions.max, "min": reductions.min,
+    "any": reductions.any, "all": reductions.all, "argmax": reductions.argmax,
+    "argmin": reductions.argmin, "cumsum": reductions.cumsum, "cumprod": reductions.cumprod,
+    "dot": linear_algebra.dot, "astype": elementwise.astype, "clip": elementwise.clip,
+    "conj": _as_method(ufuncs["conjugate"]), "conjugate": _as_method(ufuncs["conjugate"]),
+}
+
+
+def _copy(self: ndarray, order: str = "C") -> ndarray:
+    return creation.copy(self)
+
+
+def _fill(self: ndarray, value: Any) -> None:
+    self[...] = value
+
+
+def _flatten(self: ndarray, order: str = "C") -> ndarray:
+    return creation.copy(self.reshape(-1))
+
+
+def _array_ufunc(self: ndarray, ufunc: numpy.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
+    ours = ufuncs.get(ufunc.__name__)
+    if ours is None or method != "__call__":
+        reducer = _UFUNC_REDUCERS.get(ufunc.__name__)
+        if method == "reduce" and reducer is not None:
+            return reducer(*inputs, **kwargs)
+        return NotImplemented
+    if "out" in kwargs and isinstance(kwargs["out"], tuple) and len(kwargs["out"]) == 1:
+        kwargs["out"] = kwargs["out"][0]
+    return ours(*inputs, **kwargs)
+
+
+_UFUNC_REDUCERS = {
+    "add": reductions.sum, "multiply": reductions.prod, "maximum": reductions.max,
+    "minimum": reductions.min, "logical_and": reductions.all, "logical_or": reductions.any,
+}
+
+
+def _array_function(self: ndarray, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+    import dask_gpunumeric
+
+    ours = getattr(dask_gpunumeric, func.__name__, None)
+    if ours is None or ours is func:
+        return NotImplemented
+    return ours(*args, **kwargs)
+
+
+def install() -> None:
+    _install_operators()
+    for name, function in _METHODS.items():
+        setattr(ndarray, name, function)
+    ndarray.copy = _copy  # type: ignore[attr-defined]
+    ndarray.fill = _fill  # type: ignore[attr-defined]
+    ndarray.flatten = _flatten  # type: ignore[attr-defined]
+    ndarray.real = property(elementwise.real)  # type: ignore[attr-defined]
+    ndarray.imag = property(elementwise.imag)  # type: ignore[attr-defined]
+    ndarray.__array_ufunc__ = _array_ufunc  # type: ignore[attr-defined]
+    ndarray.__array_function__ = _array_function  # type: ignore[attr-defined]
+
+
+install()

@@ -1,0 +1,208 @@
+"""Array creation routines (NumPy reference: "Array creation routines")."""
+
+from __future__ import annotations
+
+import math
+import operator
+from typing import Any
+
+import numpy
+
+from .._array.coercion import as_expr
+from .._array.ndarray import ndarray
+from .._ir.leaves import Arange, DaskData, Eye, Fill, Linspace
+from .._runtime.partitioning import Chunks
+
+_ShapeLike = Any
+
+
+def _as_tuple(shape: _ShapeLike) -> tuple[int, ...]:
+    if isinstance(shape, (tuple, list)):
+        dims = tuple(operator.index(n) for n in shape)
+    else:
+        dims = (operator.index(shape),)
+    for n in dims:
+        if n < 0:
+            raise ValueError("negative dimensions are not allowed")
+    return dims
+
+
+def _chunks(shape: tuple[int, ...], chunks: Any) -> Chunks | None:
+    if chunks is None:
+        return None
+    from dask.array.core import normalize_chunks
+
+    return normalize_chunks(chunks, shape)
+
+
+def _check_order(order: str) -> None:
+    if order not in ("C", "K", "A", None):
+        raise NotImplementedError("dask_gpunumeric creates C-ordered arrays only (order='C')")
+
+
+def full(shape: _ShapeLike, fill_value: Any, dtype: Any = None, order: str = "C", *,
+         like: Any = None, chunks: Any = None) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.full` (extra: ``chunks=``)."""
+    _check_order(order)
+    dims = _as_tuple(shape)
+    if isinstance(fill_value, ndarray) or numpy.ndim(fill_value) != 0:
+        base = zeros(dims, dtype=dtype if dtype is not None else numpy.asarray(fill_value).dtype,
+                     chunks=chunks)
+        base[...] = fill_value
+        return base
+    value = numpy.full((), fill_value, dtype=dtype)  # NumPy's dtype and its errors
+    return ndarray._from_expr(Fill(dims, value.dtype, value.item(), _chunks(dims, chunks)))
+
+
+def zeros(shape: _ShapeLike, dtype: Any = float, order: str = "C", *, like: Any = None,
+          chunks: Any = None) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.zeros` (extra: ``chunks=``)."""
+    return full(shape, 0, dtype=numpy.dtype(dtype), order=order, chunks=chunks)
+
+
+def ones(shape: _ShapeLike, dtype: Any = None, order: str = "C", *, like: Any = None,
+         chunks: Any = None) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.ones` (extra: ``chunks=``)."""
+    return full(shape, 1, dtype=numpy.dtype(dtype), order=order, chunks=chunks)
+
+
+def empty(shape: _ShapeLike, dtype: Any = float, order: str = "C", *, like: Any = None,
+          chunks: Any = None) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.empty`.
+
+    Differences from NumPy: the contents are zeros, not leftover memory.
+    """
+    return zeros(shape, dtype=dtype, order=order, chunks=chunks)
+
+
+def _like(prototype: Any, dtype: Any, shape: Any) -> tuple[tuple[int, ...], numpy.dtype]:
+    proto_shape = numpy.shape(prototype) if not isinstance(prototype, ndarray) else prototype.shape
+    proto_dtype = prototype.dtype if hasattr(prototype, "dtype") else numpy.asarray(prototype).dtype
+    return (proto_shape if shape is None else _as_tuple(shape),
+            numpy.dtype(proto_dtype if dtype is None else dtype))
+
+
+def full_like(a: Any, fill_value: Any, dtype: Any = None, order: str = "K", subok: bool = True,
+              shape: Any = None, *, chunks: Any = None) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.full_like`."""
+    dims, kind = _like(a, dtype, shape)
+    return full(dims, fill_value, dtype=kind, chunks=chunks)
+
+
+def zeros_like(a: Any, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None,
+               *, chunks: Any = None) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.zeros_like`."""
+    return full_like(a, 0, dtype=dtype, shape=shape, chunks=chunks)
+
+
+def ones_like(a: Any, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None,
+              *, chunks: Any = None) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.ones_like`."""
+    return full_like(a, 1, dtype=dtype, shape=shape, chunks=chunks)
+
+
+def empty_like(a: Any, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None,
+               *, chunks: Any = None) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.empty_like` (contents are zeros)."""
+    return full_like(a, 0, dtype=dtype, shape=shape, chunks=chunks)
+
+
+def array(object: Any, dtype: Any = None, *, copy: bool | None = True, order: str = "K",
+          subok: bool = False, ndmin: int = 0, like: Any = None, chunks: Any = None) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.array` (extra: ``chunks=``).
+
+    Accepts scalars, nested lists, NumPy arrays, our arrays and dask arrays.
+    """
+    if isinstance(object, ndarray) and not copy and (dtype is None or numpy.dtype(dtype) == object.dtype) and ndmin <= object.ndim:
+        return object
+    if isinstance(object, ndarray):
+        expr = as_expr(object, dtype)
+        result = ndarray._from_expr(expr)
+    else:
+        host = numpy.array(object, dtype=dtype, copy=True, ndmin=ndmin) if not hasattr(object, "__dask_graph__") else None
+        if host is not None:
+            if chunks is not None:
+                from .._ir.leaves import HostData
+
+                as_expr(host)  # dtype check
+                return ndarray._from_expr(HostData(host, _chunks(host.shape, chunks)))
+            return ndarray._from_expr(as_expr(host))
+        result = ndarray._from_expr(as_expr(object, dtype))
+    while result.ndim < ndmin:
+        result = result[None]
+    return result
+
+
+def asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any = None,
+            copy: bool | None = None, like: Any = None, chunks: Any = None) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.asarray`: our arrays pass through."""
+    if isinstance(a, ndarray) and (dtype is None or numpy.dtype(dtype) == a.dtype):
+        return a
+    return array(a, dtype=dtype, copy=True, chunks=chunks)
+
+
+asanyarray = asarray
+
+
+def copy(a: Any, order: str = "K", subok: bool = False) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.copy`: a new store, same value."""
+    return array(a, copy=True)
+
+
+def from_dask(array: Any) -> ndarray:
+    """An array holding a ``dask.array.Array``'s value (chunks moved to the backend)."""
+    return ndarray._from_expr(DaskData(array))
+
+
+def to_dask(a: ndarray) -> Any:
+    """``a``'s value as a ``dask.array.Array`` of the backend's chunk type."""
+    return a.to_dask()
+
+
+def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *,
+           device: Any = None, like: Any = None, chunks: Any = None) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.arange` (extra: ``chunks=``)."""
+    if stop is None:
+        start, stop = 0, start
+    step = 1 if step is None else step
+    length = max(0, math.ceil((stop - start) / step))  # how NumPy computes the length
+    if length <= 2:  # tiny: let NumPy itself speak (values, dtype, errors)
+        return array(numpy.arange(start, stop, step, dtype=dtype), chunks=chunks)
+    kind = numpy.dtype(dtype) if dtype is not None else numpy.result_type(start, stop, step)
+    # NumPy stores start and start + step, then fills element i with start + i * delta.
+    head = numpy.array([start, start + step], dtype=kind)
+    delta = step if kind.kind in "iub" else (head[1] - head[0]).item()
+    return ndarray._from_expr(Arange(length, kind, head[0].item(), delta, _chunks((length,), chunks)))
+
+
+def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retstep: bool = False,
+             dtype: Any = None, axis: int = 0, *, device: Any = None, chunks: Any = None) -> Any:
+    """dask_gpunumeric implementation of :func:`numpy.linspace` (``axis=0`` only)."""
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    probe = numpy.linspace(start, stop, num=min(num, 2), endpoint=endpoint, dtype=dtype)
+    if axis != 0:
+        raise NotImplementedError("dask_gpunumeric.linspace supports axis=0 only")
+    shape = (num,) + probe.shape[1:]
+    result = ndarray._from_expr(Linspace(shape, probe.dtype, numpy.asarray(start).tolist(),
+                                         numpy.asarray(stop).tolist(), endpoint, _chunks(shape, chunks)))
+    if retstep:
+        divisor = (num - 1) if endpoint else num
+        step = (numpy.asarray(stop) - numpy.asarray(start)) / divisor if divisor > 0 else numpy.nan
+        return result, step
+    return result
+
+
+def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = float, order: str = "C", *,
+        device: Any = None, like: Any = None, chunks: Any = None) -> ndarray:  # noqa: N803
+    """dask_gpunumeric implementation of :func:`numpy.eye`."""
+    _check_order(order)
+    shape = (operator.index(N), operator.index(N if M is None else M))
+    _as_tuple(shape)
+    return ndarray._from_expr(Eye(shape, numpy.dtype(dtype), operator.index(k), _chunks(shape, chunks)))
+
+
+def identity(n: int, dtype: Any = None, *, like: Any = None) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.identity`."""
+    return eye(n, dtype=float if dtype is None else dtype)

@@ -1,0 +1,76 @@
+"""Elementwise functions that are not ufuncs: ``where``, ``clip``, ``astype``, ``real``..."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from .._array.coercion import as_expr, as_operand
+from .._array.ndarray import ndarray
+from .._ir.elementwise import Elementwise, cast_node, clip_node, where_node
+from .._ir.dtypes import stand_in
+
+
+def where(condition: Any, x: Any = None, y: Any = None) -> Any:
+    """dask_gpunumeric implementation of :func:`numpy.where` (three-argument form)."""
+    if x is None and y is None:
+        raise NotImplementedError(
+            "one-argument where (nonzero) has a data-dependent shape; it is not implemented "
+            "yet: use numpy.nonzero(a.compute())"
+        )
+    if x is None or y is None:
+        raise ValueError("either both or neither of x and y should be given")
+    return ndarray._from_expr(where_node(as_operand(condition), as_operand(x), as_operand(y)))
+
+
+def clip(a: Any, a_min: Any = numpy._NoValue, a_max: Any = numpy._NoValue, out: Any = None, *,  # type: ignore[attr-defined]
+         min: Any = numpy._NoValue, max: Any = numpy._NoValue, **kwargs: Any) -> ndarray:  # type: ignore[attr-defined]  # noqa: A002
+    """dask_gpunumeric implementation of :func:`numpy.clip`."""
+    low = min if a_min is numpy._NoValue else a_min  # type: ignore[attr-defined]
+    high = max if a_max is numpy._NoValue else a_max  # type: ignore[attr-defined]
+    low = None if low is numpy._NoValue else low  # type: ignore[attr-defined]
+    high = None if high is numpy._NoValue else high  # type: ignore[attr-defined]
+    result = ndarray._from_expr(clip_node(as_operand(a), as_operand(low) if low is not None else None,
+                                          as_operand(high) if high is not None else None))
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
+def astype(x: ndarray, dtype: Any, order: str = "K", casting: str = "unsafe", subok: bool = True,
+           copy: bool = True) -> ndarray:
+    """dask_gpunumeric implementation of :meth:`numpy.ndarray.astype`."""
+    dtype = numpy.dtype(dtype)
+    if not numpy.can_cast(x.dtype, dtype, casting=casting):
+        raise TypeError(
+            f"Cannot cast array data from {x.dtype!r} to {dtype!r} according to the rule {casting!r}"
+        )
+    if not copy and dtype == x.dtype:
+        return x
+    return ndarray._from_expr(cast_node(x._read(), dtype) if dtype != x.dtype else _copy_of(x))
+
+
+def _copy_of(x: ndarray) -> Any:
+    # A new store must not share the old one's future writes: the value is captured now.
+    return x._read()
+
+
+def _component(name: str, val: Any) -> ndarray:
+    operand = as_expr(val)
+    dtype = getattr(numpy, name)(stand_in(operand)).dtype
+    return ndarray._from_expr(Elementwise(name, (operand,), operand.shape, dtype))
+
+
+def real(val: Any) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.real`.
+
+    Differences from NumPy: returns a copy, not a view (writes to it do not reach ``val``).
+    """
+    return _component("real", val)
+
+
+def imag(val: Any) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.imag` (a copy, not a view)."""
+    return _component("imag", val)

@@ -1,0 +1,14 @@
+"""Crossing to the host explicitly."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from .._array.ndarray import ndarray
+
+
+def asnumpy(a: Any) -> numpy.ndarray:
+    """The value of ``a`` as a host ``numpy.ndarray`` (``cupy.asnumpy``)."""
+    return a.compute() if isinstance(a, ndarray) else numpy.asarray(a)

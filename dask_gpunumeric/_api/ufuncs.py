@@ -1,0 +1,114 @@
+"""``ufunc`` objects generated from ``ufunc_table``: calls, ``out=``, ``dtype=``,
+``casting=``, ``where=``, and the in-place forms the operators use."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from .._array.coercion import as_operand
+from .._array.ndarray import ndarray
+from .._ir.dtypes import stand_in
+from .._ir.elementwise import cast_node, ufunc_node, where_node
+from .._ir.ufunc_table import UfuncSpec, ufunc_table
+
+
+class ufunc:  # noqa: N801 - NumPy's name
+    """dask_gpunumeric implementation of a :class:`numpy.ufunc`."""
+
+    def __init__(self, spec: UfuncSpec) -> None:
+        self.spec = spec
+        self.__name__ = spec.name
+        self.__qualname__ = spec.name
+        self.__doc__ = f"dask_gpunumeric implementation of :func:`numpy.{spec.name}`."
+
+    nin = property(lambda self: self.spec.nin)
+    nout = property(lambda self: self.spec.nout)
+    nargs = property(lambda self: self.spec.nin + self.spec.nout)
+
+    def __repr__(self) -> str:
+        return f"<dask_gpunumeric ufunc '{self.spec.name}'>"
+
+    def __call__(self, *args: Any, out: Any = None, where: Any = True, casting: str = "same_kind",
+                 order: str = "K", dtype: Any = None, subok: bool = True, signature: Any = None) -> Any:
+        inputs, outs = _split_outputs(self, args, out)
+        operands = tuple(as_operand(x) for x in inputs)
+        if signature is not None:
+            raise NotImplementedError("dask_gpunumeric ufuncs do not support signature=")
+        results = ufunc_node(self.spec.name, self.spec.numpy_ufunc, operands, dtype, casting)
+        if outs is None and where is True:
+            wrapped = tuple(ndarray._from_expr(r) for r in results)
+            return wrapped[0] if len(wrapped) == 1 else wrapped
+        outs = outs or (None,) * len(results)
+        _check_output_casting(self, operands, outs, dtype, casting)
+        written = tuple(_write_output(self, r, o, where, casting) for r, o in zip(results, outs))
+        return written[0] if len(written) == 1 else written
+
+
+def _split_outputs(function: ufunc, args: tuple[Any, ...], out: Any) -> tuple[tuple[Any, ...], Any]:
+    nin = function.nin
+    if len(args) < nin:
+        raise TypeError(
+            f"{function.__name__}() takes from {nin} to {nin + function.nout} positional "
+            f"arguments but {len(args)} were given"
+        )
+    positional_out = args[nin:]
+    if positional_out and out is not None:
+        raise TypeError("cannot specify 'out' as both a positional and keyword argument")
+    outs = positional_out or out
+    if outs is None:
+        return args[:nin], None
+    if not isinstance(outs, tuple):
+        outs = (outs,)
+    if len(outs) != function.nout:
+        raise ValueError(f"The 'out' tuple must have exactly {function.nout} entries: one per ufunc output")
+    for o in outs:
+        if o is not None and not isinstance(o, ndarray):
+            raise TypeError("return arrays must be of ArrayType")
+    return args[:nin], outs
+
+
+def _check_output_casting(function: ufunc, operands: tuple[Any, ...], outs: tuple[Any, ...],
+                          dtype: Any, casting: str) -> None:
+    """NumPy's own check (and exception) for casting the results into ``out``."""
+    stand_in_outs = tuple(None if o is None else numpy.empty((0,), dtype=o.dtype) for o in outs)
+    kwargs = {} if dtype is None else {"dtype": dtype}
+    function.spec.numpy_ufunc(*(stand_in(x) for x in operands), out=stand_in_outs,
+                              casting=casting, **kwargs)
+
+
+def _write_output(function: ufunc, result: Any, out: ndarray | None, where: Any, casting: str) -> ndarray:
+    """Cast ``result`` into ``out`` by ``casting`` (NumPy's check) and write it through
+    ``out``'s view; ``where=False`` positions keep ``out``'s old values."""
+    if out is None:
+        if where is True:
+            return ndarray._from_expr(result)
+        raise NotImplementedError(
+            "dask_gpunumeric ufuncs need out= when where= is given (uninitialized memory "
+            "is not reproducible)"
+        )
+    if numpy.broadcast_shapes(result.shape, out.shape) != out.shape:
+        raise ValueError(
+            f"non-broadcastable output operand with shape {out.shape} doesn't match the "
+            f"broadcast shape {numpy.broadcast_shapes(result.shape, out.shape)}"
+        )
+    value = cast_node(result, out.dtype)
+    if where is not True:
+        value = where_node(as_operand(where), value, out._read())
+    out[...] = ndarray._from_expr(value)
+    return out
+
+
+ufuncs: dict[str, ufunc] = {row.name: ufunc(row) for row in ufunc_table}
+
+
+def _canonical_once() -> dict[str, ufunc]:
+    # Aliases share the object of their canonical ufunc, as in NumPy (np.abs is np.absolute).
+    shared: dict[str, ufunc] = {}
+    for row in ufunc_table:
+        shared[row.name] = shared.setdefault(row.numpy_name, ufuncs[row.numpy_name])
+    return shared
+
+
+ufuncs = _canonical_once()

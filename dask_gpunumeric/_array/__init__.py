@@ -1,0 +1,1 @@
+"""The array handle: ``ndarray`` = (``Store``, ``ViewSpec``), and what crosses its boundary."""

@@ -1,0 +1,61 @@
+"""Our arrays are Dask collections: ``dask.compute``, ``dask.persist``, ``client.compute``
+and ``dask.visualize`` work on them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import dask.array as da
+import numpy
+
+from .._backends import get_backend
+from .._ir.leaves import DaskData
+from .._lowering import lower
+
+
+def _to_host(results: Any, backend_name: str, shape: tuple[int, ...]) -> numpy.ndarray:
+    chunk = da.core.finalize(results)
+    return numpy.asarray(get_backend(backend_name).to_host(chunk)).reshape(shape)
+
+
+def _from_persisted(graph: Any, array_postpersist: Any, rename: Any = None) -> Any:
+    from .ndarray import ndarray
+
+    rebuild, rebuild_args = array_postpersist
+    persisted = rebuild(graph, *rebuild_args, rename=rename)
+    return ndarray._from_expr(DaskData(persisted, materialized=True))
+
+
+class DaskCollectionMixin:
+    __slots__ = ()
+
+    def _dask_array(self) -> da.Array:
+        backend = get_backend().name
+        key = (self._store.version.number, self._view, backend)  # type: ignore[attr-defined]
+        if self._lowered is None or self._lowered[0] != key:  # type: ignore[attr-defined]
+            self._lowered = (key, lower(self._read(), backend))  # type: ignore[attr-defined]
+        return self._lowered[1]  # type: ignore[attr-defined]
+
+    def __dask_graph__(self) -> Any:
+        return self._dask_array().__dask_graph__()
+
+    def __dask_keys__(self) -> Any:
+        return self._dask_array().__dask_keys__()
+
+    def __dask_layers__(self) -> Any:
+        return self._dask_array().__dask_layers__()
+
+    def __dask_tokenize__(self) -> Any:
+        return self._dask_array().name
+
+    def __dask_postcompute__(self) -> Any:
+        return _to_host, (get_backend().name, self.shape)  # type: ignore[attr-defined]
+
+    def __dask_postpersist__(self) -> Any:
+        return _from_persisted, (self._dask_array().__dask_postpersist__(),)
+
+    @staticmethod
+    def __dask_optimize__(graph: Any, keys: Any, **kwargs: Any) -> Any:
+        return da.Array.__dask_optimize__(graph, keys, **kwargs)
+
+    __dask_scheduler__ = staticmethod(da.Array.__dask_scheduler__)

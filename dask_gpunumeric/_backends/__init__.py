@@ -1,0 +1,40 @@
+"""Chunk backends: where a chunk lives and which array namespace computes on it.
+
+``get_backend()`` returns the backend named by ``gpunumeric.backend``. Only
+``cupy_backend`` imports cupy, and only when it is chosen.
+"""
+
+from __future__ import annotations
+
+from .._runtime import config
+from .base import ChunkBackend
+
+_BACKEND_MODULES = {
+    "numpy": "numpy_backend",
+    "simulated-device": "simulated_device",
+    "cupy": "cupy_backend",
+}
+_instances: dict[str, ChunkBackend] = {}
+
+
+def backend_names() -> tuple[str, ...]:
+    """Names accepted by ``gpunumeric.backend``."""
+    return tuple(_BACKEND_MODULES)
+
+
+def get_backend(name: str | None = None) -> ChunkBackend:
+    """The chunk backend called ``name`` (default: the configured one)."""
+    name = name or config.get("backend")
+    if name not in _instances:
+        if name not in _BACKEND_MODULES:
+            raise ValueError(
+                f"unknown gpunumeric.backend {name!r}; choose one of {', '.join(_BACKEND_MODULES)}"
+            )
+        import importlib
+
+        module = importlib.import_module(f".{_BACKEND_MODULES[name]}", __name__)
+        _instances[name] = module.make_backend()
+    return _instances[name]
+
+
+__all__ = ["ChunkBackend", "backend_names", "get_backend"]

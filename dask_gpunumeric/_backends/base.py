@@ -1,0 +1,27 @@
+"""The small interface every chunk backend implements."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import numpy
+
+
+class ChunkBackend(Protocol):
+    """Where chunks live (host or device) and the namespace that computes on them.
+
+    ``xp`` is a NumPy-like module (``numpy``, ``cupy``, or the simulated device's).
+    Transfers between host and device are explicit: ``from_host`` and ``to_host``.
+    """
+
+    name: str
+    xp: Any
+    chunk_type: type
+
+    def from_host(self, host: numpy.ndarray) -> Any:
+        """Copy a host NumPy array into a chunk of this backend."""
+        ...
+
+    def to_host(self, chunk: Any) -> numpy.ndarray:
+        """Copy a chunk of this backend into a host NumPy array."""
+        ...

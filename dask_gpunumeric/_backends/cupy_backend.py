@@ -1,0 +1,34 @@
+"""CuPy chunks on a GPU. The only module of dask_gpunumeric that imports cupy."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy
+
+
+@dataclass(frozen=True)
+class CupyBackend:
+    name: str
+    xp: Any
+    chunk_type: type
+
+    def from_host(self, host: numpy.ndarray) -> Any:
+        return self.xp.asarray(host)
+
+    def to_host(self, chunk: Any) -> numpy.ndarray:
+        if isinstance(chunk, numpy.ndarray):
+            return chunk
+        return self.xp.asnumpy(chunk)
+
+
+def make_backend() -> CupyBackend:
+    try:
+        import cupy
+    except ImportError as error:  # pragma: no cover - depends on the machine
+        raise ImportError(
+            "gpunumeric.backend='cupy' needs CuPy: pip install 'dask_gpunumeric[gpu]' "
+            "(cupy-cuda12x, dask-cuda, distributed-ucxx)"
+        ) from error
+    return CupyBackend(name="cupy", xp=cupy, chunk_type=cupy.ndarray)

@@ -1,0 +1,25 @@
+"""NumPy chunks on the host: the CPU backend."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy
+
+
+@dataclass(frozen=True)
+class NumpyBackend:
+    name: str = "numpy"
+    xp: Any = numpy
+    chunk_type: type = numpy.ndarray
+
+    def from_host(self, host: numpy.ndarray) -> numpy.ndarray:
+        return numpy.asarray(host)
+
+    def to_host(self, chunk: Any) -> numpy.ndarray:
+        return numpy.asarray(chunk)
+
+
+def make_backend() -> NumpyBackend:
+    return NumpyBackend()

@@ -1,0 +1,213 @@
+"""A device that is not there: NumPy underneath, CuPy's manners on top.
+
+``SimulatedDeviceArray`` holds a NumPy array but behaves like a ``cupy.ndarray`` where
+CuPy differs from NumPy: implicit conversion to a host array (``numpy.asarray(chunk)``)
+raises ``TypeError``, mixing it with host ``numpy.ndarray`` operands raises ``TypeError``,
+and the way back to the host is explicit (``.get()``, ``backend.to_host``). It is a
+wrapper, not an ``ndarray`` subclass, because ``numpy.asarray`` strips subclasses without
+asking. It is registered with dask's chunk-type dispatch the way dask registers CuPy, so
+the test suite drives dask through the same paths CuPy chunks take.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy
+from numpy.lib.mixins import NDArrayOperatorsMixin
+
+_IMPLICIT_HOST_MESSAGE = (
+    "Implicit conversion to a NumPy array is not allowed (simulated device chunk, as in "
+    "CuPy). Please use `.get()` to construct a NumPy array explicitly."
+)
+
+
+class SimulatedDeviceArray(NDArrayOperatorsMixin):
+    """A chunk on the simulated device."""
+
+    __slots__ = ("_data",)
+    __array_priority__ = 100
+
+    def __init__(self, data: numpy.ndarray) -> None:
+        self._data = data
+
+    # -- the host boundary -------------------------------------------------------------
+    def __array__(self, dtype: Any = None, copy: Any = None) -> numpy.ndarray:
+        raise TypeError(_IMPLICIT_HOST_MESSAGE)
+
+    def get(self) -> numpy.ndarray:
+        """Copy to the host, explicitly (``cupy.ndarray.get``)."""
+        return self._data.copy()
+
+    # -- NumPy protocols: compute on the "device", refuse host operands ------------------
+    def __array_ufunc__(self, ufunc: numpy.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        inputs = tuple(_unwrap(x) for x in inputs)
+        if "out" in kwargs:
+            kwargs["out"] = tuple(_unwrap(x) for x in kwargs["out"])
+        if "where" in kwargs:
+            kwargs["where"] = _unwrap(kwargs["where"])
+        return _wrap(getattr(ufunc, method)(*inputs, **kwargs))
+
+    def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+        return _wrap(func(*_unwrap(args), **_unwrap(kwargs)))
+
+    # -- array attributes -----------------------------------------------------------------
+    shape = property(lambda self: self._data.shape)
+    dtype = property(lambda self: self._data.dtype)
+    ndim = property(lambda self: self._data.ndim)
+    size = property(lambda self: self._data.size)
+    nbytes = property(lambda self: self._data.nbytes)
+    itemsize = property(lambda self: self._data.itemsize)
+    strides = property(lambda self: self._data.strides)
+    T = property(lambda self: SimulatedDeviceArray(self._data.T))
+    real = property(lambda self: SimulatedDeviceArray(self._data.real))
+    imag = property(lambda self: SimulatedDeviceArray(self._data.imag))
+
+    def __getattr__(self, name: str) -> Any:
+        # Methods (sum, astype, reshape, ...) run on the device and return device arrays.
+        attribute = getattr(self._data, name)
+        if not callable(attribute):
+            return attribute
+
+        def method(*args: Any, **kwargs: Any) -> Any:
+            return _wrap(attribute(*_unwrap(args), **_unwrap(kwargs)))
+
+        return method
+
+    def __getitem__(self, index: Any) -> Any:
+        return _wrap(self._data[_unwrap(index, allow_host=True)])
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        self._data[_unwrap(index, allow_host=True)] = _unwrap(value)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __iter__(self) -> Any:
+        return (_wrap(x) for x in self._data)
+
+    # Scalars cross to the host implicitly, as in CuPy (a synchronizing device read).
+    def __bool__(self) -> bool:
+        return bool(self._data)
+
+    def __float__(self) -> float:
+        return float(self._data)
+
+    def __int__(self) -> int:
+        return int(self._data)
+
+    def __complex__(self) -> complex:
+        return complex(self._data)
+
+    def __index__(self) -> int:
+        return self._data.__index__()
+
+    def __repr__(self) -> str:
+        return f"simulated_device_array({numpy.array2string(self._data, separator=', ')})"
+
+    def __reduce__(self) -> Any:
+        return (SimulatedDeviceArray, (self._data,))
+
+    def __dask_tokenize__(self) -> Any:
+        from dask.base import tokenize
+
+        return ("simulated-device", tokenize(self._data))
+
+
+def _unwrap(value: Any, allow_host: bool = False) -> Any:
+    if isinstance(value, SimulatedDeviceArray):
+        return value._data
+    if isinstance(value, numpy.ndarray) and not allow_host:
+        raise TypeError(
+            f"Unsupported type {type(value)}: a host numpy.ndarray cannot be an operand of a "
+            "simulated device array (as in CuPy); transfer it explicitly first."
+        )
+    if isinstance(value, (list, tuple)):
+        return type(value)(_unwrap(x, allow_host) for x in value)
+    if isinstance(value, dict):
+        return {k: _unwrap(v, allow_host) for k, v in value.items()}
+    return value
+
+
+def _wrap(value: Any) -> Any:
+    if isinstance(value, numpy.ndarray):
+        return SimulatedDeviceArray(value)
+    if isinstance(value, numpy.generic):
+        # CuPy reductions give 0-d device arrays, never host scalars.
+        return SimulatedDeviceArray(numpy.asarray(value))
+    if isinstance(value, (list, tuple)) and any(isinstance(x, numpy.ndarray) for x in value):
+        return type(value)(_wrap(x) for x in value)
+    return value
+
+
+class _DeviceNamespace:
+    """``xp`` for the simulated device: NumPy's names; creation functions make device arrays."""
+
+    _creation = frozenset(
+        "zeros ones full empty arange linspace eye identity asarray array "
+        "zeros_like ones_like full_like empty_like".split()
+    )
+
+    def __getattr__(self, name: str) -> Any:
+        attribute = getattr(numpy, name)
+        if name in self._creation:
+
+            def create(*args: Any, **kwargs: Any) -> Any:
+                return _wrap(attribute(*_unwrap(args, True), **_unwrap(kwargs, True)))
+
+            return create
+        return attribute
+
+
+@dataclass(frozen=True)
+class SimulatedDeviceBackend:
+    name: str = "simulated-device"
+    xp: Any = _DeviceNamespace()
+    chunk_type: type = SimulatedDeviceArray
+
+    def from_host(self, host: numpy.ndarray) -> SimulatedDeviceArray:
+        if isinstance(host, SimulatedDeviceArray):
+            return host
+        return SimulatedDeviceArray(numpy.array(host))
+
+    def to_host(self, chunk: Any) -> numpy.ndarray:
+        if isinstance(chunk, SimulatedDeviceArray):
+            return chunk.get()
+        if isinstance(chunk, numpy.ndarray):
+            return chunk
+        raise TypeError(f"not a simulated device chunk: {type(chunk).__name__}")
+
+
+def _register_with_dask() -> None:
+    """Register the chunk type with dask's dispatch, as dask registers cupy."""
+    from dask.array import backends as dask_backends
+    from dask.array.chunk_types import register_chunk_type
+    from dask.array.dispatch import (
+        concatenate_lookup,
+        einsum_lookup,
+        empty_lookup,
+        nannumel_lookup,
+        numel_lookup,
+        take_lookup,
+        tensordot_lookup,
+        to_numpy_dispatch,
+    )
+
+    def on_device(numpy_function: Any) -> Any:
+        return lambda *args, **kwargs: _wrap(numpy_function(*_unwrap(args), **_unwrap(kwargs)))
+
+    register_chunk_type(SimulatedDeviceArray)
+    concatenate_lookup.register(SimulatedDeviceArray, on_device(numpy.concatenate))
+    tensordot_lookup.register(SimulatedDeviceArray, on_device(numpy.tensordot))
+    einsum_lookup.register(SimulatedDeviceArray, on_device(numpy.einsum))
+    take_lookup.register(SimulatedDeviceArray, on_device(numpy.take))
+    empty_lookup.register(SimulatedDeviceArray, on_device(numpy.empty))
+    numel_lookup.register(SimulatedDeviceArray, dask_backends._numel_arraylike)
+    nannumel_lookup.register(SimulatedDeviceArray, dask_backends._nannumel)
+    to_numpy_dispatch.register(SimulatedDeviceArray, lambda data, **kwargs: data.get())
+
+
+def make_backend() -> SimulatedDeviceBackend:
+    _register_with_dask()
+    return SimulatedDeviceBackend()

@@ -1,0 +1,48 @@
+"""NumPy as the oracle for dtypes and errors: run the real NumPy function on empty inputs.
+
+An ``Expr`` operand is stood in for by an empty array of its dtype (strongly typed, like
+any array, including 0-d ones under NEP 50); a Python scalar is passed as itself, so it
+stays weak. NumPy then resolves the result dtype, and raises its own exception for what
+it refuses (``UFuncTypeError``, ``OverflowError`` for out-of-range Python ints, ...).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from .expr import Expr
+
+
+def stand_in(operand: Any) -> Any:
+    """An empty array with ``operand``'s dtype, or the scalar itself."""
+    if isinstance(operand, Expr):
+        return numpy.empty((0,), dtype=operand.dtype)
+    return operand
+
+
+def stand_in_with_ndim(operand: Expr) -> numpy.ndarray:
+    """A cheap array with ``operand``'s ndim and dtype for axis checks; the real (zero-memory,
+    broadcast) shape when the operand is empty, since NumPy's errors then depend on it."""
+    if operand.size == 0:
+        return numpy.broadcast_to(numpy.zeros((), dtype=operand.dtype), operand.shape)
+    return numpy.ones((1,) * operand.ndim, dtype=operand.dtype)
+
+
+def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
+    """``numpy.broadcast_shapes`` with the message NumPy's ufuncs give."""
+    try:
+        return numpy.broadcast_shapes(*shapes)
+    except ValueError:
+        listed = " ".join(str(tuple(s)) for s in shapes)
+        raise ValueError(f"operands could not be broadcast together with shapes {listed}") from None
+
+
+def operand_shape(operand: Any) -> tuple[int, ...]:
+    return operand.shape if isinstance(operand, Expr) else numpy.shape(operand)
+
+
+def python_scalar_fits(value: Any, dtype: numpy.dtype) -> None:
+    """Raise NumPy's error if assigning the scalar ``value`` into ``dtype`` is refused."""
+    numpy.empty((1,), dtype=dtype)[...] = value

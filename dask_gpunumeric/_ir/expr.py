@@ -1,0 +1,50 @@
+"""The expression node every other node derives from."""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+from typing import Any
+
+import numpy
+
+_node_numbers = itertools.count()
+# Keys of lowered graphs carry this so two processes' nodes never collide on one scheduler.
+SESSION_TOKEN = uuid.uuid4().hex[:8]
+
+
+class Expr:
+    """An immutable lazy array value: ``shape``, ``dtype`` and the nodes it is computed from.
+
+    ``depth`` is the longest chain of nodes below this one; the runtime persists a store
+    whose version gets too deep, which keeps loops' graphs bounded.
+    """
+
+    __slots__ = ("shape", "dtype", "children", "depth", "number", "__weakref__")
+
+    def __init__(self, shape: tuple[int, ...], dtype: Any, children: tuple[Expr, ...] = ()) -> None:
+        self.shape = tuple(int(n) for n in shape)
+        self.dtype = numpy.dtype(dtype)
+        self.children = children
+        self.depth = 1 + max((child.depth for child in children), default=0)
+        self.number = next(_node_numbers)
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return int(numpy.prod(self.shape, dtype=numpy.int64))
+
+    @property
+    def name(self) -> str:
+        """A name for the dask layer this node lowers to, unique to the node."""
+        return f"{type(self).__name__.lower()}-{SESSION_TOKEN}-{self.number}"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(shape={self.shape}, dtype={self.dtype})"
+
+
+def is_expr(value: Any) -> bool:
+    return isinstance(value, Expr)

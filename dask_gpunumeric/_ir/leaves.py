@@ -1,0 +1,87 @@
+"""Leaves: values not computed from other nodes (creation routines, host data, dask arrays)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from .expr import Expr
+
+Chunks = tuple[tuple[int, ...], ...]
+
+
+class Leaf(Expr):
+    """A leaf may carry user ``chunks``; ``None`` lets the runtime choose."""
+
+    __slots__ = ("chunks",)
+
+    def __init__(self, shape: tuple[int, ...], dtype: Any, chunks: Chunks | None = None) -> None:
+        super().__init__(shape, dtype)
+        self.chunks = chunks
+
+
+class Fill(Leaf):
+    """``full(shape, value)``; ``value=None`` means uninitialized (``empty``)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, shape: tuple[int, ...], dtype: Any, value: Any, chunks: Chunks | None = None):
+        super().__init__(shape, dtype, chunks)
+        self.value = value
+
+
+class Arange(Leaf):
+    """``arange(start, stop, step)``: element i is ``start + i * delta`` as NumPy computes it."""
+
+    __slots__ = ("start", "step")
+
+    def __init__(self, length: int, dtype: Any, start: Any, step: Any, chunks: Chunks | None = None):
+        super().__init__((length,), dtype, chunks)
+        self.start = start
+        self.step = step
+
+
+class Linspace(Leaf):
+    """``linspace(start, stop, num, endpoint)`` along axis 0 of shape (num,) + start.shape."""
+
+    __slots__ = ("start", "stop", "endpoint")
+
+    def __init__(self, shape: tuple[int, ...], dtype: Any, start: Any, stop: Any, endpoint: bool,
+                 chunks: Chunks | None = None):
+        super().__init__(shape, dtype, chunks)
+        self.start = start
+        self.stop = stop
+        self.endpoint = endpoint
+
+
+class Eye(Leaf):
+    """``eye(N, M, k)``."""
+
+    __slots__ = ("k",)
+
+    def __init__(self, shape: tuple[int, int], dtype: Any, k: int, chunks: Chunks | None = None):
+        super().__init__(shape, dtype, chunks)
+        self.k = k
+
+
+class HostData(Leaf):
+    """A host NumPy array given by the user; lowering ships it to the workers in chunks."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: numpy.ndarray, chunks: Chunks | None = None) -> None:
+        super().__init__(data.shape, data.dtype, chunks)
+        self.data = data
+
+
+class DaskData(Leaf):
+    """A dask array (opaque here: ``_ir`` does not import dask). ``materialized`` marks one
+    whose chunks are already computed (a persisted store version)."""
+
+    __slots__ = ("array", "materialized")
+
+    def __init__(self, array: Any, materialized: bool = False) -> None:
+        super().__init__(array.shape, array.dtype, tuple(map(tuple, array.chunks)))
+        self.array = array
+        self.materialized = materialized

@@ -1,0 +1,64 @@
+"""Reductions (``sum``, ``argmax``, ``var`` ...) and cumulative scans, checked by NumPy."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from .dtypes import stand_in_with_ndim
+from .expr import Expr
+
+Axis = tuple[int, ...] | None  # normalized: non-negative, sorted; None = all axes
+
+
+class Reduction(Expr):
+    """``numpy.<kind>(source, axis=axis, keepdims=keepdims, **params)``."""
+
+    __slots__ = ("kind", "axis", "keepdims", "params")
+
+    def __init__(self, kind: str, source: Expr, axis: Axis, keepdims: bool,
+                 shape: tuple[int, ...], dtype: Any, params: tuple[tuple[str, Any], ...]) -> None:
+        super().__init__(shape, dtype, (source,))
+        self.kind = kind
+        self.axis = axis
+        self.keepdims = keepdims
+        self.params = params
+
+
+class Cumulative(Expr):
+    """``cumsum``/``cumprod`` along one axis (the caller flattens for ``axis=None``)."""
+
+    __slots__ = ("kind", "axis")
+
+    def __init__(self, kind: str, source: Expr, axis: int, dtype: Any) -> None:
+        super().__init__(source.shape, dtype, (source,))
+        self.kind = kind
+        self.axis = axis
+
+
+def normalize_axis(axis: Any, ndim: int) -> Axis:
+    """NumPy's axis normalization, with its ``AxisError``/``TypeError``/``ValueError``."""
+    if axis is None:
+        return None
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    normalized = tuple(numpy.lib.array_utils.normalize_axis_index(a, ndim) for a in axes)
+    if len(set(normalized)) != len(normalized):
+        raise ValueError("duplicate value in 'axis'")
+    return tuple(sorted(normalized))
+
+
+def reduction_node(kind: str, source: Expr, axis: Any = None, keepdims: bool = False,
+                   **params: Any) -> Reduction:
+    """Check the call with NumPy on a stand-in, then build the node."""
+    params = {k: v for k, v in params.items() if v is not None}
+    if "dtype" in params:
+        params["dtype"] = numpy.dtype(params["dtype"])
+    probe = getattr(numpy, kind)(stand_in_with_ndim(source), axis=axis, keepdims=keepdims, **params)
+    normalized = normalize_axis(axis, source.ndim)
+    reduced = range(source.ndim) if normalized is None else normalized
+    shape = tuple(
+        1 if i in reduced else n for i, n in enumerate(source.shape) if keepdims or i not in reduced
+    )
+    return Reduction(kind, source, normalized, keepdims, shape, numpy.asarray(probe).dtype,
+                     tuple(sorted(params.items())))

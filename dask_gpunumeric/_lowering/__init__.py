@@ -1,0 +1,6 @@
+"""Lowering: expression nodes to dask arrays through public dask.array calls and
+HighLevelGraph layers. One ``lower_<node>`` function per node kind."""
+
+from .core import lower
+
+__all__ = ["lower"]

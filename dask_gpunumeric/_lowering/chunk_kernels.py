@@ -1,0 +1,128 @@
+"""Functions that run on the workers, one call per chunk.
+
+They take the backend's *name* and look the backend up where they run, so tasks carry
+only picklable data, never modules or compiled objects.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from .._backends import get_backend
+
+
+def as_chunk(backend_name: str, value: Any) -> Any:
+    """NumPy returns scalars from 0-d operations; a chunk must be an array."""
+    backend = get_backend(backend_name)
+    if isinstance(value, backend.chunk_type):
+        return value
+    return backend.xp.asarray(value)
+
+
+def elementwise(backend_name: str, op: str, params: tuple[tuple[str, Any], ...],
+                dtype: numpy.dtype, *operands: Any) -> Any:
+    xp = get_backend(backend_name).xp
+    kwargs = dict(params)
+    output = kwargs.pop("output", None)
+    if op == "astype":
+        result = operands[0].astype(kwargs["dtype"])
+    elif op == "where":
+        result = xp.where(*operands)
+    elif op == "clip":
+        result = xp.clip(*operands)
+    elif op in ("real", "imag"):
+        result = getattr(xp, op)(operands[0]).copy()
+    else:
+        result = getattr(xp, op)(*operands, **kwargs)
+    if output is not None:
+        result = result[output]
+    result = as_chunk(backend_name, result)
+    return result if result.dtype == dtype else result.astype(dtype)
+
+
+def fill(backend_name: str, dtype: numpy.dtype, value: Any, shape: tuple[int, ...],
+         offset: tuple[int, ...]) -> Any:
+    xp = get_backend(backend_name).xp
+    if value is None:
+        return xp.empty(shape, dtype=dtype)
+    return xp.full(shape, value, dtype=dtype)
+
+
+def arange(backend_name: str, dtype: numpy.dtype, start: Any, delta: Any,
+           shape: tuple[int, ...], offset: tuple[int, ...]) -> Any:
+    """Elements ``offset[0]:offset[0]+shape[0]`` of ``numpy.arange``: ``start + i * delta``
+    in the result dtype, as NumPy's fill computes them."""
+    xp = get_backend(backend_name).xp
+    positions = xp.arange(offset[0], offset[0] + shape[0], dtype=numpy.int64)
+    if dtype.kind in "iub":
+        return (positions * delta + start).astype(dtype)
+    return positions.astype(dtype) * dtype.type(delta) + dtype.type(start)
+
+
+def linspace(backend_name: str, dtype: numpy.dtype, start: Any, stop: Any, endpoint: bool,
+             num: int, shape: tuple[int, ...], offset: tuple[int, ...]) -> Any:
+    """The rows ``offset[0]:offset[0]+shape[0]`` of ``numpy.linspace``, same arithmetic."""
+    xp = get_backend(backend_name).xp
+    start_array = xp.asarray(start) * 1.0
+    stop_array = xp.asarray(stop) * 1.0
+    compute_dtype = numpy.result_type(start_array.dtype, stop_array.dtype, float)
+    divisor = (num - 1) if endpoint else num
+    delta = stop_array - start_array
+    rows = xp.arange(offset[0], offset[0] + shape[0], dtype=compute_dtype).reshape(
+        (-1,) + (1,) * (len(shape) - 1)
+    )
+    if divisor > 0:
+        step = delta / divisor
+        any_step_zero = bool(xp.any(step == 0)) if getattr(step, "ndim", 0) else step == 0
+        values = rows / divisor * delta if any_step_zero else rows * step
+    else:
+        values = rows * delta
+    values = values + start_array
+    if endpoint and num > 1 and offset[0] + shape[0] == num:
+        values[-1, ...] = stop_array
+    values = values * xp.ones(shape, dtype=compute_dtype)
+    if dtype.kind in "iu":
+        values = xp.floor(values)
+    return values.astype(dtype)
+
+
+def eye(backend_name: str, dtype: numpy.dtype, k: int, shape: tuple[int, ...],
+        offset: tuple[int, ...]) -> Any:
+    xp = get_backend(backend_name).xp
+    rows = xp.arange(offset[0], offset[0] + shape[0]).reshape(-1, 1)
+    columns = xp.arange(offset[1], offset[1] + shape[1]).reshape(1, -1)
+    return (columns - rows == k).astype(dtype)
+
+
+def to_device(backend_name: str, chunk: Any) -> Any:
+    backend = get_backend(backend_name)
+    if isinstance(chunk, backend.chunk_type):
+        return chunk
+    return backend.from_host(numpy.asarray(chunk))
+
+
+def write_block(block: Any, local: tuple[slice, ...], piece: Any) -> Any:
+    """A copy of ``block`` with ``block[local] = piece``: old versions stay intact."""
+    updated = block.copy()
+    updated[local] = piece
+    return updated
+
+
+def scatter_block(block: Any, local_coords: tuple[numpy.ndarray, ...],
+                  point_ids: numpy.ndarray, values: Any) -> Any:
+    updated = block.copy()
+    updated[local_coords] = values[point_ids]
+    return updated
+
+
+def gather_points(backend_name: str, dtype: numpy.dtype, length: int,
+                  sources: tuple[tuple[tuple[numpy.ndarray, ...], numpy.ndarray], ...],
+                  *blocks: Any) -> Any:
+    """Element ``positions[i]`` of the result is ``block[local_coords][i]``, per source block."""
+    xp = get_backend(backend_name).xp
+    result = xp.empty((length,), dtype=dtype)
+    for (local_coords, positions), block in zip(sources, blocks):
+        result[positions] = block[local_coords]
+    return result

@@ -1,0 +1,51 @@
+"""Lowering of elementwise nodes: one blockwise layer, inputs aligned on one chunking."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import dask.array as da
+
+from .._ir.elementwise import Elementwise
+from .._ir.expr import Expr
+from .._runtime.partitioning import default_chunks
+from . import chunk_kernels
+from .layers import meta
+
+Chunks = tuple[tuple[int, ...], ...]
+
+
+def output_chunks(shape: tuple[int, ...], arrays: list[da.Array]) -> Chunks:
+    """The chunking of the full-shape inputs when they agree, else the default one."""
+    full = {a.chunks for a in arrays if a.shape == shape}
+    return full.pop() if len(full) == 1 else default_chunks(shape)
+
+
+def align(array: da.Array, target: Chunks) -> da.Array:
+    """Rechunk ``array`` (right-aligned, broadcasting) onto ``target``."""
+    offset = len(target) - array.ndim
+    wanted = tuple(
+        target[offset + i] if n == sum(target[offset + i]) else array.chunks[i]
+        for i, n in enumerate(array.shape)
+    )
+    return array if wanted == array.chunks else array.rechunk(wanted)
+
+
+def lower_elementwise(node: Elementwise, inputs: list[da.Array], backend: str) -> da.Array:
+    lowered = iter(inputs)
+    operands: list[Any] = [next(lowered) if isinstance(x, Expr) else x for x in node.operands]
+    target = output_chunks(node.shape, [x for x in operands if isinstance(x, da.Array)])
+    ndim = len(node.shape)
+    pairs: list[Any] = []
+    for operand in operands:
+        if isinstance(operand, da.Array):
+            pairs += [align(operand, target), tuple(range(ndim - operand.ndim, ndim))]
+        else:
+            pairs += [operand, None]
+    kernel = partial(chunk_kernels.elementwise, backend, node.op, node.params, node.dtype)
+    return da.blockwise(kernel, tuple(range(ndim)), *pairs, dtype=node.dtype, name=node.name,
+                        meta=meta(backend, ndim, node.dtype), concatenate=True)
+
+
+lowerings = {Elementwise: lower_elementwise}

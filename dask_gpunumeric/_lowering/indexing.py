@@ -1,0 +1,143 @@
+"""Lowering of views and writes. A write touches only the blocks its region meets; every
+other block of the new version is the old block itself (no copy, no task work)."""
+
+from __future__ import annotations
+
+import itertools
+from functools import partial
+
+import dask.array as da
+import numpy
+
+from .._ir import indexing as ir
+from .._ir.indexing import NewAxis, Region, apply_region
+from .._runtime.partitioning import default_chunks
+from . import chunk_kernels
+from .layers import block_offsets, from_block_tasks
+
+
+def lower_slice(node: ir.Slice, inputs: list[da.Array], backend: str) -> da.Array:
+    return apply_region(inputs[0], node.region)
+
+
+def lower_reshape(node: ir.Reshape, inputs: list[da.Array], backend: str) -> da.Array:
+    return inputs[0].reshape(node.shape, merge_chunks=True)
+
+
+def _source_aligned(value: da.Array, region: Region) -> tuple[da.Array, list[tuple[int, int, int]]]:
+    """``value`` (of the region's shape) laid out on the source axes, each with a positive
+    step: new axes dropped, spanned axes in source order, fixed axes as length 1, axes with
+    negative steps flipped. Returns it with the per-source-axis (start, step, count)."""
+    value = value[tuple(0 if isinstance(e, NewAxis) else slice(None) for e in region.out)]
+    kept = [e for e in region.out if not isinstance(e, NewAxis)]
+    value = value.transpose([kept.index(k) for k in sorted(kept)]) if kept != sorted(kept) else value
+    value = value[tuple(None if isinstance(a, int) else slice(None) for a in region.axes)]
+    spans = []
+    flips = []
+    for axis in region.axes:
+        start, step, count = (axis, 1, 1) if isinstance(axis, int) else axis
+        if step < 0:
+            start, step = start + step * (count - 1), -step
+            flips.append(slice(None, None, -1))
+        else:
+            flips.append(slice(None))
+        spans.append((start, step, count))
+    if any(f.step for f in flips):
+        value = value[tuple(flips)]
+    return value, spans
+
+
+def _block_hits(span: tuple[int, int, int], chunks: tuple[int, ...]) -> list[tuple[int, int, int]]:
+    """For each block along one axis that the span meets: (block, first i, end i), where the
+    span's element i is at ``start + step * i``."""
+    start, step, count = span
+    hits = []
+    for block, (low, size) in enumerate(zip(block_offsets((chunks,))[0], chunks)):
+        first = max(0, -(-(low - start) // step))
+        end = min(count, -(-(low + size - start) // step))
+        if first < end:
+            hits.append((block, first, end))
+    return hits
+
+
+def lower_set_item(node: ir.SetItem, inputs: list[da.Array], backend: str) -> da.Array:
+    target, value = inputs
+    region = node.region
+    if 0 in region.shape:
+        return target
+    value, spans = _source_aligned(da.broadcast_to(value, region.shape), region)
+    hits = [_block_hits(span, chunks) for span, chunks in zip(spans, target.chunks)]
+    value = value.rechunk(tuple(tuple(end - first for _, first, end in h) for h in hits))
+    offsets = block_offsets(target.chunks)
+    written = {}
+    for pieces in itertools.product(*(enumerate(h) for h in hits)):
+        block = tuple(hit[0] for _, hit in pieces)
+        local = tuple(
+            slice(start + step * first - offsets[axis][b], start + step * (end - 1) - offsets[axis][b] + 1, step)
+            for axis, ((start, step, _), (_, (b, first, end))) in enumerate(zip(spans, pieces))
+        )
+        written[block] = (chunk_kernels.write_block, (target.name,) + block, local,
+                          (value.name,) + tuple(j for j, _ in pieces))
+    tasks = {
+        block: written.get(block, (target.name,) + block)
+        for block in itertools.product(*(range(len(c)) for c in target.chunks))
+    }
+    return from_block_tasks(node.name, tasks, target.chunks, node.dtype, backend, [target, value])
+
+
+def _points_by_block(coords: tuple[numpy.ndarray, ...], chunks: tuple[tuple[int, ...], ...]):
+    """For every block holding some of the points: (block, local coords, point ids)."""
+    flat = [c.ravel() for c in coords]
+    bounds = [numpy.cumsum((0,) + c) for c in chunks]
+    block_of = [numpy.searchsorted(b, f, side="right") - 1 for b, f in zip(bounds, flat)]
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for point, block in enumerate(zip(*block_of)):
+        groups.setdefault(tuple(int(b) for b in block), []).append(point)
+    for block, points in groups.items():
+        ids = numpy.asarray(points, dtype=numpy.intp)
+        local = tuple(f[ids] - b[i] for f, b, i in zip(flat, bounds, block))
+        yield block, local, ids
+
+
+def lower_scatter(node: ir.Scatter, inputs: list[da.Array], backend: str) -> da.Array:
+    target, value = inputs
+    shape = node.coords[0].shape if node.coords else ()
+    values = da.broadcast_to(value, shape).ravel().rechunk(-1)
+    values_key = (values.name,) + (0,) * values.ndim
+    tasks = {
+        block: (target.name,) + block for block in itertools.product(*(range(len(c)) for c in target.chunks))
+    }
+    for block, local, ids in _points_by_block(node.coords, target.chunks):
+        tasks[block] = (chunk_kernels.scatter_block, (target.name,) + block, local, ids, values_key)
+    return from_block_tasks(node.name, tasks, target.chunks, node.dtype, backend, [target, values])
+
+
+def lower_gather(node: ir.Gather, inputs: list[da.Array], backend: str) -> da.Array:
+    source = inputs[0]
+    length = int(numpy.prod(node.shape, dtype=numpy.int64))
+    flat_chunks = default_chunks((length,))
+    starts = block_offsets(flat_chunks)[0]
+    sources: dict[int, list] = {i: [] for i in range(len(flat_chunks[0]))}
+    dependencies: dict[int, list] = {i: [] for i in range(len(flat_chunks[0]))}
+    for block, local, ids in _points_by_block(node.coords, source.chunks):
+        owner = numpy.searchsorted(numpy.asarray(starts), ids, side="right") - 1
+        for out_block in numpy.unique(owner):
+            mine = owner == out_block
+            sources[int(out_block)].append((tuple(c[mine] for c in local), ids[mine] - starts[out_block]))
+            dependencies[int(out_block)].append((source.name,) + block)
+    tasks = {
+        (i,): (partial(chunk_kernels.gather_points, backend, node.dtype, flat_chunks[0][i], tuple(sources[i])),
+               *dependencies[i])
+        for i in sources
+    }
+    flat = from_block_tasks(node.name + "-flat", tasks, flat_chunks, node.dtype, backend, [source])
+    return flat.reshape(node.shape, merge_chunks=True) if node.ndim != 1 else flat
+
+
+lowerings = {
+    ir.Slice: lower_slice,
+    ir.Reshape: lower_reshape,
+    ir.SetItem: lower_set_item,
+    ir.Scatter: lower_scatter,
+    ir.Gather: lower_gather,
+}

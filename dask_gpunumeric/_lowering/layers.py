@@ -1,0 +1,46 @@
+"""Building dask arrays from per-block task tables (one HighLevelGraph layer each)."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any, Callable
+
+import dask.array as da
+import numpy
+from dask.highlevelgraph import HighLevelGraph
+
+from .._backends import get_backend
+
+Chunks = tuple[tuple[int, ...], ...]
+
+
+def meta(backend_name: str, ndim: int, dtype: numpy.dtype) -> Any:
+    """An empty chunk of the backend's type: tells dask what the chunks are."""
+    return get_backend(backend_name).xp.empty((0,) * ndim, dtype=dtype)
+
+
+def block_offsets(chunks: Chunks) -> list[tuple[int, ...]]:
+    return [tuple(itertools.accumulate((0,) + c[:-1])) for c in chunks]
+
+
+def from_block_function(name: str, chunks: Chunks, dtype: numpy.dtype, backend_name: str,
+                        make_block: Callable[..., Any]) -> da.Array:
+    """A dask array whose block at index b is ``make_block(block_shape, block_offset)``,
+    created on the worker that runs it."""
+    offsets = block_offsets(chunks)
+    graph = {}
+    for index in itertools.product(*(range(len(c)) for c in chunks)):
+        shape = tuple(c[i] for c, i in zip(chunks, index))
+        offset = tuple(o[i] for o, i in zip(offsets, index))
+        graph[(name,) + index] = (make_block, shape, offset)
+    layer = HighLevelGraph.from_collections(name, graph, dependencies=())
+    return da.Array(layer, name, chunks, meta=meta(backend_name, len(chunks), dtype))
+
+
+def from_block_tasks(name: str, tasks: dict[tuple[int, ...], Any], chunks: Chunks,
+                     dtype: numpy.dtype, backend_name: str, dependencies: list[da.Array]) -> da.Array:
+    """A dask array from a {block index: task} table whose tasks refer to blocks of
+    ``dependencies``."""
+    graph = {(name,) + index: task for index, task in tasks.items()}
+    layer = HighLevelGraph.from_collections(name, graph, dependencies=dependencies)
+    return da.Array(layer, name, chunks, meta=meta(backend_name, len(chunks), dtype))

@@ -1,0 +1,39 @@
+"""``dask_gpunumeric.config``: our keys live under ``gpunumeric.*`` in :mod:`dask.config`.
+
+Environment variables work as dask's do, e.g. ``DASK_GPUNUMERIC__BACKEND=simulated-device``.
+"""
+
+from __future__ import annotations
+
+import pathlib
+from typing import Any
+
+import dask.config
+import yaml
+
+_DEFAULTS_PATH = pathlib.Path(__file__).with_name("gpunumeric.yaml")
+
+
+def _load_defaults() -> None:
+    with _DEFAULTS_PATH.open() as stream:
+        defaults = yaml.safe_load(stream)
+    dask.config.update_defaults(defaults)
+    # Environment variables were read when dask.config was imported; refresh so that
+    # DASK_GPUNUMERIC__* set before our import take precedence over the defaults.
+    dask.config.refresh()
+
+
+_load_defaults()
+
+
+def get(key: str, default: Any = None) -> Any:
+    """Read ``gpunumeric.<key>`` from dask's configuration."""
+    return dask.config.get(f"gpunumeric.{key}", default)
+
+
+def set(**options: Any) -> dask.config.set:  # noqa: A001 - mirrors dask.config.set
+    """Set ``gpunumeric.<key>`` options; usable as a context manager.
+
+    Underscores in keyword names stand for dashes (``persist_depth`` -> ``persist-depth``).
+    """
+    return dask.config.set({f"gpunumeric.{k.replace('_', '-')}": v for k, v in options.items()})
