@@ -1,0 +1,28 @@
+"""Every test runs once per CPU chunk backend (``--backends``, default both): a host/device
+mixing bug only shows on the simulated device."""
+
+from __future__ import annotations
+
+import pytest
+
+import dask_gpunumeric
+
+CPU_BACKENDS = "numpy,simulated-device"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--backends", default=CPU_BACKENDS,
+                     help=f"comma-separated chunk backends to run every test on (default {CPU_BACKENDS})")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "backend" in metafunc.fixturenames:
+        names = metafunc.config.getoption("backends").split(",")
+        metafunc.parametrize("backend", names, indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def backend(request: pytest.FixtureRequest):
+    name = getattr(request, "param", "numpy")
+    with dask_gpunumeric.config.set(backend=name):
+        yield name
