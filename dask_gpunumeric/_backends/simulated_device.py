@@ -66,6 +66,10 @@ class SimulatedDeviceArray(NDArrayOperatorsMixin):
 
     def __getattr__(self, name: str) -> Any:
         # Methods (sum, astype, reshape, ...) run on the device and return device arrays.
+        # Dunders are never forwarded: __array_interface__ / __array_struct__ / buffers
+        # would hand NumPy the host memory behind the device's back.
+        if name.startswith("__"):
+            raise AttributeError(name)
         attribute = getattr(self._data, name)
         if not callable(attribute):
             return attribute

@@ -1,0 +1,70 @@
+"""The simulated device behaves like CuPy where CuPy differs from NumPy."""
+
+from __future__ import annotations
+
+import dask.array as da
+import numpy
+import pytest
+
+from dask_gpunumeric._backends import backend_names, get_backend
+from dask_gpunumeric._backends.simulated_device import SimulatedDeviceArray
+
+
+@pytest.fixture
+def device():
+    return get_backend("simulated-device")
+
+
+def test_implicit_host_conversion_raises(device) -> None:
+    chunk = device.from_host(numpy.arange(4.0))
+    with pytest.raises(TypeError, match="Implicit conversion"):
+        numpy.asarray(chunk)
+
+
+def test_mixing_with_host_arrays_raises(device) -> None:
+    chunk = device.from_host(numpy.arange(4.0))
+    with pytest.raises(TypeError):
+        chunk + numpy.arange(4.0)
+    with pytest.raises(TypeError):
+        numpy.concatenate([chunk, numpy.arange(4.0)])
+
+
+def test_device_operations_stay_on_device(device) -> None:
+    chunk = device.from_host(numpy.arange(6.0).reshape(2, 3))
+    for result in (chunk + 1, numpy.sin(chunk), chunk.sum(axis=0), numpy.sum(chunk), chunk.T,
+                   chunk[0], device.xp.zeros((2, 2)), device.xp.where(chunk > 1, chunk, 0.0)):
+        assert isinstance(result, SimulatedDeviceArray), type(result)
+
+
+def test_explicit_transfer_round_trips(device) -> None:
+    host = numpy.arange(6.0).reshape(2, 3)
+    chunk = device.from_host(host)
+    back = device.to_host(chunk)
+    assert type(back) is numpy.ndarray
+    numpy.testing.assert_array_equal(back, host)
+    numpy.testing.assert_array_equal(chunk.get(), host)
+
+
+def test_scalars_cross_implicitly_as_in_cupy(device) -> None:
+    chunk = device.from_host(numpy.array(2.5))
+    assert float(chunk) == 2.5
+    assert chunk.item() == 2.5
+
+
+def test_dask_drives_simulated_chunks(device) -> None:
+    """dask's concatenate, tensordot, reductions and rechunk dispatch on the chunk type."""
+    host = numpy.arange(24.0).reshape(4, 6)
+    array = da.from_array(host, chunks=(2, 3)).map_blocks(device.from_host, meta=device.xp.empty((0, 0)))
+    results = [array.rechunk((4, 2)), array.sum(axis=0), da.tensordot(array, array.T, axes=1),
+               array.mean(), array.var(axis=1)]
+    expected = [host, host.sum(axis=0), host @ host.T, host.mean(), host.var(axis=1)]
+    for result, want in zip(results, expected):
+        (value,) = __import__("dask").compute(result)
+        assert isinstance(value, SimulatedDeviceArray), type(value)
+        numpy.testing.assert_allclose(value.get(), want)
+
+
+def test_unknown_backend_name_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="simulated-device"):
+        get_backend("tpu")
+    assert set(backend_names()) == {"numpy", "simulated-device", "cupy"}
