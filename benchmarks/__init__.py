@@ -1,0 +1,1 @@
+"""Measurements, not behaviour: run each as ``python -m benchmarks.<name>`` from the repo root."""
