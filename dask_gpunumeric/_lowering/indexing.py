@@ -21,7 +21,12 @@ def lower_slice(node: ir.Slice, inputs: list[da.Array], backend: str) -> da.Arra
 
 
 def lower_reshape(node: ir.Reshape, inputs: list[da.Array], backend: str) -> da.Array:
-    return inputs[0].reshape(node.shape, merge_chunks=True)
+    try:
+        return inputs[0].reshape(node.shape, merge_chunks=True)
+    except NotImplementedError:
+        # dask reshapes only by merging or splitting whole axes ((4, 6) -> (2, 12) is
+        # neither); any reshape is a merge to 1-D followed by a split.
+        return inputs[0].reshape((-1,), merge_chunks=True).reshape(node.shape, merge_chunks=True)
 
 
 def _source_aligned(value: da.Array, region: Region) -> tuple[da.Array, list[tuple[int, int, int]]]:

@@ -1,0 +1,237 @@
+"""Live views, step by step against NumPy: chains of views of views, writes through each,
+and every view read again after every write (DESIGN.md §1)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy
+import pytest
+
+import dask_gpunumeric as dnp
+from dask_gpunumeric.testing import assert_eq, assert_raises_like
+
+ViewMaker = Callable[[Any], Any]
+
+
+def _host(shape: tuple[int, ...], dtype: str) -> numpy.ndarray:
+    values = numpy.arange(1, 1 + int(numpy.prod(shape))).reshape(shape)
+    if dtype == "bool":
+        return values % 3 == 0
+    if dtype == "complex128":
+        return (values + 1j * values[::-1].reshape(shape)).astype(dtype)
+    return values.astype(dtype)
+
+
+class Twins:
+    """The same program run on NumPy and on ours; every view is kept and re-read."""
+
+    def __init__(self, host: numpy.ndarray, chunks: Any) -> None:
+        self.pairs = [(host.copy(), dnp.array(host, chunks=chunks))]
+
+    def view(self, parent: int, make: ViewMaker, make_ours: ViewMaker | None = None) -> int:
+        """A view of view ``parent``; ``make_ours`` where our spelling differs from NumPy's."""
+        expected, ours = self.pairs[parent]
+        self.pairs.append((make(expected), (make_ours or make)(ours)))
+        self.check()
+        return len(self.pairs) - 1
+
+    def do(self, target: int, action: Callable[[Any], Any]) -> None:
+        expected, ours = self.pairs[target]
+        action(expected)
+        action(ours)
+        self.check()
+
+    def check(self) -> None:
+        for expected, ours in self.pairs:
+            assert_eq(ours, expected)
+
+
+def _set(index: Any, value: Any) -> Callable[[Any], None]:
+    def action(array: Any) -> None:
+        array[index] = value
+
+    return action
+
+
+def _add_in_place(array: Any) -> None:
+    array += 1
+
+
+def _fill(array: Any) -> None:
+    array.fill(3)
+
+
+CHAINS_2D: list[tuple[str, list[ViewMaker]]] = [
+    ("slices", [lambda a: a[1:, ::2], lambda a: a[::-1, 1:]]),
+    ("negative steps", [lambda a: a[::-2, ::-1], lambda a: a[:, 1::-1]]),
+    ("int then slice", [lambda a: a[2], lambda a: a[::-3]]),
+    ("ellipsis newaxis", [lambda a: a[..., None, 1:], lambda a: a[:, 0]]),
+    ("transpose", [lambda a: a.T, lambda a: a[1:4, ::-1]]),
+    ("transpose axes", [lambda a: a.transpose(1, 0), lambda a: a[None].swapaxes(0, 2)]),
+    ("ravel", [lambda a: a.ravel(), lambda a: a[3:20:4]]),
+    ("reshape split", [lambda a: a.reshape(2, 2, 6), lambda a: a[:, 1, ::5]]),
+    ("reshape of slice", [lambda a: a[1:3], lambda a: a.reshape(3, 4)]),
+    (
+        "view reshaped differently",
+        [lambda a: a.reshape(2, 12), lambda a: a[:, 3:9].reshape(2, 2, 3)],
+    ),
+]
+
+# Each chain on one base chunking (cycled), to keep the suite fast; the property tests
+# cover chunkings at random.
+CHUNKS_2D = [None, (2, 3), (1, 6), (3, 5)]
+CASES_2D = [
+    (name, chain, CHUNKS_2D[i % len(CHUNKS_2D)]) for i, (name, chain) in enumerate(CHAINS_2D)
+]
+
+
+@pytest.mark.parametrize("name,chain,chunks", CASES_2D, ids=[c[0] for c in CASES_2D])
+def test_writes_through_chain_reach_every_view(
+    name: str, chain: list[ViewMaker], chunks: Any
+) -> None:
+    twins = Twins(_host((4, 6), "float64"), chunks)
+    for make in chain:
+        twins.view(len(twins.pairs) - 1, make)
+    writes = [
+        lambda shape: _set(..., -1.5),
+        lambda shape: _add_in_place,
+        lambda shape: _set(slice(None), numpy.arange(shape[-1]) * 10.0 if shape else 2.0),
+        lambda shape: _fill,
+    ]
+    for target in range(len(twins.pairs)):  # two kinds of write per view, all kinds overall
+        shape = twins.pairs[target][0].shape
+        for kind in (target, target + 1):
+            twins.do(target, writes[kind % len(writes)](shape))
+
+
+RANK_CASES = [
+    ((7,), 3, [lambda a: a[::-2], lambda a: a[1:]]),
+    ((3, 4, 5), (2, 3, 2), [lambda a: a[:, ::-1].transpose(2, 0, 1), lambda a: a[1:, 1]]),
+    (
+        (2, 3, 4, 5),
+        (1, 2, 3, 2),
+        [
+            lambda a: a.transpose(2, 0, 3, 1)[::-1, :, 1:4, None],
+            lambda a: a.swapaxes(0, 3)[..., 0, :],
+        ],
+    ),
+    ((2, 3, 4, 5), (2, 1, 2, 5), [lambda a: a.reshape(6, 20)[::5], lambda a: a.T]),
+]
+DTYPES = ["float64", "int32", "bool", "complex128"]
+
+
+# Every rank with two dtypes, every dtype with two ranks.
+@pytest.mark.parametrize(
+    "dtype,shape,chunks,chain",
+    [(DTYPES[(i + k) % 4], *case) for i, case in enumerate(RANK_CASES) for k in (0, 1)],
+    ids=[
+        f"{len(c[0])}d-{i}-{DTYPES[(i + k) % 4]}" for i, c in enumerate(RANK_CASES) for k in (0, 1)
+    ],
+)
+def test_dtypes_and_ranks(
+    dtype: str, shape: tuple[int, ...], chunks: Any, chain: list[ViewMaker]
+) -> None:
+    twins = Twins(_host(shape, dtype), chunks)
+    for make in chain:
+        twins.view(len(twins.pairs) - 1, make)
+    rhs = numpy.ones(1, dtype=dtype)  # broadcasts along the last axis
+    for target in reversed(range(len(twins.pairs))):
+        twins.do(target, _set(..., rhs * 0))
+        twins.do(target, _set((0,) * (twins.pairs[target][0].ndim - 1), rhs))
+    if dtype != "bool":
+        twins.do(2, _add_in_place)
+
+
+def test_views_taken_before_a_write_see_it() -> None:
+    twins = Twins(_host((5, 5), "int32"), (2, 2))
+    views = [twins.view(0, lambda a: a[1:4, 1:4]), twins.view(0, lambda a: a[::2].T)]
+    twins.do(views[0], _set((1, slice(None)), numpy.array([7, 8, 9], dtype=numpy.int32)))
+    twins.do(0, _set((slice(None), 2), 0))
+    twins.do(views[1], _set(0, 5))
+
+
+def test_result_of_an_operation_is_not_a_view() -> None:
+    a = dnp.arange(6)
+    b = a + 1
+    c = a[1:] * 1
+    a[0] = 9
+    a[3] = 9
+    assert_eq(b, numpy.arange(6) + 1)
+    assert_eq(c, numpy.arange(1, 6))
+
+
+def test_copying_reshape_does_not_write_back() -> None:
+    expected = numpy.arange(24.0).reshape(4, 6)
+    base = dnp.array(expected, chunks=(2, 3))
+    copy_expected = expected[:, 1:4].reshape(-1)
+    copy = base[:, 1:4].reshape(-1)
+    assert not numpy.shares_memory(copy_expected, expected)  # the case is a NumPy copy
+    copy[:] = 5
+    copy_expected[:] = 5
+    assert_eq(base, expected)
+    assert_eq(copy, copy_expected)
+    assert_raises_like(
+        lambda: expected.T.reshape(24, copy=False), lambda: base.T.reshape(24, copy=False)
+    )
+
+
+def test_copy_of_a_view_is_not_a_view() -> None:
+    base = dnp.zeros((3, 3))
+    copy = base[1].copy()
+    copy[0] = 4
+    assert_eq(base, numpy.zeros((3, 3)))
+    assert_eq(copy, numpy.array([4.0, 0.0, 0.0]))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "int32", "bool", "complex128"])
+def test_zero_d_views(dtype: str) -> None:
+    twins = Twins(_host((3, 4), dtype), (2, 2))
+    # Ours gives a 0-d view where NumPy gives a scalar; NumPy's 0-d view is a[1, 2, ...].
+    point = twins.view(0, lambda a: a[1, 2, ...], lambda a: a[1, 2])
+    expected, ours = twins.pairs[point]
+    scalar = twins.pairs[0][0][1, 2]
+    for convert in (float, int, bool, complex) if dtype != "complex128" else (complex, bool):
+        assert convert(ours) == convert(scalar)
+        assert type(convert(ours)) is type(convert(scalar))
+    twins.do(0, _set((1, 2), 1))
+    assert ours.item() == expected.item()
+    twins.do(point, _set(..., 0))
+    twins.do(point, _set((), 1))
+    assert_raises_like(lambda: expected[0], lambda: ours[0])
+    assert_raises_like(
+        lambda: expected.__setitem__(slice(None), 1), lambda: ours.__setitem__(slice(None), 1)
+    )
+    assert_eq(ours[None], expected[None])
+    assert_eq(ours[...], expected[...])
+
+
+def test_view_of_zero_d_through_newaxis_writes_back() -> None:
+    twins = Twins(_host((3, 4), "float64"), None)
+    point = twins.view(0, lambda a: a[2, -1, ...], lambda a: a[2, -1])
+    lifted = twins.view(point, lambda a: a[None, None])
+    twins.do(lifted, _set((0, 0), 42.0))
+
+
+def test_in_place_ops_through_views() -> None:
+    twins = Twins(_host((6, 4), "float64"), (4, 3))
+    rows = twins.view(0, lambda a: a[::2])
+    column = twins.view(0, lambda a: a[:, 1])
+
+    def multiply(array: Any) -> None:
+        array *= numpy.array([1.0, 2.0, 3.0, 4.0])
+
+    def subtract_view(array: Any) -> None:
+        array -= array[::-1]
+
+    twins.do(rows, multiply)
+    twins.do(column, subtract_view)
+    twins.do(0, lambda a: a.__setitem__((slice(1, 3), slice(None)), a[3:5]))
+
+
+def test_empty_views() -> None:
+    twins = Twins(_host((4, 5), "int32"), (2, 2))
+    empty = twins.view(0, lambda a: a[2:2, ::-1])
+    twins.do(empty, _set(..., 7))
+    twins.view(empty, lambda a: a.T[None])
