@@ -106,7 +106,7 @@ def _array_ufunc(self: ndarray, ufunc: numpy.ufunc, method: str, *inputs: Any, *
     if ours is None or method != "__call__":
         reducer = _UFUNC_REDUCERS.get(ufunc.__name__)
         if method == "reduce" and reducer is not None:
-            return reducer(*inputs, **kwargs)
+            return _ufunc_reduce(reducer, *inputs, **kwargs)
         return NotImplemented
     if "out" in kwargs and isinstance(kwargs["out"], tuple) and len(kwargs["out"]) == 1:
         kwargs["out"] = kwargs["out"][0]
@@ -117,6 +117,17 @@ _UFUNC_REDUCERS = {
     "add": reductions.sum, "multiply": reductions.prod, "maximum": reductions.max,
     "minimum": reductions.min, "logical_and": reductions.all, "logical_or": reductions.any,
 }
+
+
+def _ufunc_reduce(reducer: Any, array: Any, axis: Any = 0, dtype: Any = None, out: Any = None,
+                  **kwargs: Any) -> Any:
+    """``ufunc.reduce``: its default axis is 0 (not None, as for ``sum``), ``out`` comes as a
+    1-tuple, and ``dtype`` only exists for the arithmetic reducers."""
+    if isinstance(out, tuple):
+        (out,) = out
+    if dtype is not None:
+        kwargs["dtype"] = dtype
+    return reducer(array, axis=axis, out=out, **kwargs)
 
 
 def _array_function(self: ndarray, func: Any, types: Any, args: Any, kwargs: Any) -> Any:

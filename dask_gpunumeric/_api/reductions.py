@@ -126,9 +126,10 @@ def argmin(a: Any, axis: Any = None, out: Any = None, *, keepdims: Any = False) 
 def _cumulative(kind: str, a: Any, axis: Any, dtype: Any, out: Any) -> ndarray:
     source = as_expr(a)
     probe = getattr(numpy, kind)(stand_in_with_ndim(source), axis=axis, dtype=dtype)
-    if axis is None:
+    if axis is None or source.ndim == 0:
+        # NumPy scans the flattened array; a 0-d array scans as shape (1,) along axis 0/-1.
         source = Reshape(source, (source.size,))
-        axis = 0
+        axis = 0 if axis is None else axis
     (axis,) = normalize_axis(axis, source.ndim) or (0,)
     result = ndarray._from_expr(Cumulative(kind, source, axis, probe.dtype))
     if out is None:

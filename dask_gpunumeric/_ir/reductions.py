@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy
 
 from .dtypes import stand_in_with_ndim
 from .expr import Expr
+from .leaves import HostData
 
 Axis = tuple[int, ...] | None  # normalized: non-negative, sorted; None = all axes
 
@@ -48,17 +50,36 @@ def normalize_axis(axis: Any, ndim: int) -> Axis:
     return tuple(sorted(normalized))
 
 
+def _probe(kind: str, source: Expr, axis: Any, keepdims: bool,
+           params: dict[str, Any]) -> numpy.ndarray:
+    """NumPy's own call on a stand-in: its result dtype, or its exception."""
+    stand_in = stand_in_with_ndim(source)
+    return numpy.asarray(getattr(numpy, kind)(stand_in, axis=axis, keepdims=keepdims, **params))
+
+
 def reduction_node(kind: str, source: Expr, axis: Any = None, keepdims: bool = False,
-                   **params: Any) -> Reduction:
-    """Check the call with NumPy on a stand-in, then build the node."""
+                   **params: Any) -> Expr:
+    """Check the call with NumPy on a stand-in, then build the node.
+
+    An empty source needs no computation: NumPy's answer on the (zero-memory) stand-in of
+    the real shape *is* the result (``sum`` gives zeros, ``mean`` NaN, ``max`` over a
+    non-empty axis an empty array), so it becomes a constant leaf.
+    """
     params = {k: v for k, v in params.items() if v is not None}
     if "dtype" in params:
         params["dtype"] = numpy.dtype(params["dtype"])
-    probe = getattr(numpy, kind)(stand_in_with_ndim(source), axis=axis, keepdims=keepdims, **params)
-    normalized = normalize_axis(axis, source.ndim)
+    if source.size == 0:
+        return HostData(numpy.array(_probe(kind, source, axis, keepdims, params)))
+    with warnings.catch_warnings():
+        # The 1-element stand-in warns where the real data need not (var with ddof=1 ...).
+        warnings.simplefilter("ignore", RuntimeWarning)
+        probe = _probe(kind, source, axis, keepdims, params)
+    # NumPy's ufunc reductions accept axis 0 / -1 on a 0-d array (the probe said so): for a
+    # 0-d array every accepted axis reduces nothing.
+    normalized = None if source.ndim == 0 else normalize_axis(axis, source.ndim)
     reduced = range(source.ndim) if normalized is None else normalized
     shape = tuple(
         1 if i in reduced else n for i, n in enumerate(source.shape) if keepdims or i not in reduced
     )
-    return Reduction(kind, source, normalized, keepdims, shape, numpy.asarray(probe).dtype,
+    return Reduction(kind, source, normalized, keepdims, shape, probe.dtype,
                      tuple(sorted(params.items())))

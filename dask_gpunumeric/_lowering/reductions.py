@@ -1,19 +1,100 @@
-"""Lowering of reductions and scans through dask.array's own tree reductions."""
+"""Lowering of reductions and scans through dask.array's own tree reductions.
+
+Two places where dask's answer differs from NumPy's are lowered differently:
+
+- ``argmin``/``argmax`` over all axes of an N-d array (N > 1): dask breaks ties between
+  blocks by block order, not by flat index, so equal minima (or NaNs) in two blocks can give
+  a later index than NumPy's "first occurrence". Our combine step picks, among the blocks'
+  candidates holding the winning value, the smallest flat index.
+- ``var``/``std`` with an integer ``dtype=``: NumPy accumulates in that dtype and truncates
+  the mean and the result (unsafe casts); dask's moment formulas do not.
+"""
 
 from __future__ import annotations
 
+import functools
+import math
+from typing import Any
+
 import dask.array as da
+import numpy
+from dask.array.reductions import arg_chunk, arg_reduction
 
 from .._ir.reductions import Cumulative, Reduction
 
 
 def lower_reduction(node: Reduction, inputs: list[da.Array], backend: str) -> da.Array:
     (source,) = inputs
-    axis = node.axis
-    if node.kind in ("argmin", "argmax") and axis is not None:
-        axis = axis[0]
-    result = getattr(da, node.kind)(source, axis=axis, keepdims=node.keepdims, **dict(node.params))
+    params = dict(node.params)
+    if node.kind in ("argmin", "argmax"):
+        result = _lower_arg_reduction(node, source)
+    elif node.kind in ("var", "std") and params.get("dtype", numpy.dtype(float)).kind in "iub":
+        result = _integer_variance(node, source, **params)
+    else:
+        result = getattr(da, node.kind)(source, axis=node.axis, keepdims=node.keepdims, **params)
     return result if result.dtype == node.dtype else result.astype(node.dtype)
+
+
+def _lower_arg_reduction(node: Reduction, source: da.Array) -> da.Array:
+    if node.axis is not None:
+        return getattr(da, node.kind)(source, axis=node.axis[0], keepdims=node.keepdims)
+    if source.ndim <= 1:
+        return getattr(da, node.kind)(source, keepdims=node.keepdims)
+    value_function = numpy.max if node.kind == "argmax" else numpy.min
+    arg_function = getattr(numpy, node.kind)
+    return arg_reduction(
+        source,
+        functools.partial(arg_chunk, value_function, arg_function),
+        functools.partial(_first_arg_combine, arg_function),
+        functools.partial(_first_arg_aggregate, arg_function),
+        axis=None,
+        keepdims=node.keepdims,
+    )
+
+
+def _first_winner(arg_function: Any, data: Any) -> tuple[Any, Any]:
+    """Among the blocks' (value, flat index) candidates, the winning value and the smallest
+    flat index holding it (NaN matches NaN: NumPy's arg reductions stop at the first NaN)."""
+    values, indices = data["vals"].ravel(), data["arg"].ravel()
+    winner = values[arg_function(values)]
+    ties = (values == winner) | ((values != values) & (winner != winner))
+    return winner, indices[ties].min()
+
+
+def _first_arg_combine(arg_function: Any, data: Any, axis: Any = None, **kwargs: Any) -> Any:
+    winner, index = _first_winner(arg_function, data)
+    ndim = data["vals"].ndim
+    values, indices = winner.reshape((1,) * ndim), index.reshape((1,) * ndim)
+    try:
+        result = numpy.empty_like(values, shape=values.shape,
+                                  dtype=[("vals", values.dtype), ("arg", indices.dtype)])
+    except TypeError:  # chunk types without structured dtypes (CuPy), as dask does
+        result = {}
+    result["vals"] = values
+    result["arg"] = indices
+    return result
+
+
+def _first_arg_aggregate(arg_function: Any, data: Any, axis: Any = None,
+                         keepdims: bool = False, **kwargs: Any) -> Any:
+    _, index = _first_winner(arg_function, data)
+    return index.reshape((1,) * data["vals"].ndim) if keepdims else index.reshape(())
+
+
+def _integer_variance(node: Reduction, source: da.Array, dtype: numpy.dtype,
+                      ddof: int = 0) -> da.Array:
+    """NumPy's ``_var`` step by step, with its truncating casts into ``dtype``."""
+    axes = tuple(range(source.ndim)) if node.axis is None else node.axis
+    count = math.prod(source.shape[a] for a in axes)
+    mean = (da.sum(source, axis=axes, dtype=dtype, keepdims=True) / count).astype(dtype)
+    deviation = source - mean
+    squares = da.sum(deviation * deviation, axis=axes, dtype=dtype, keepdims=node.keepdims)
+    variance = (squares / max(count - ddof, 0)).astype(dtype)
+    if node.kind == "std":
+        # NumPy casts sqrt's result back unsafely only for a scalar result (the probe has
+        # already raised NumPy's casting error otherwise).
+        return da.sqrt(variance).astype(dtype)
+    return variance
 
 
 def lower_cumulative(node: Cumulative, inputs: list[da.Array], backend: str) -> da.Array:
