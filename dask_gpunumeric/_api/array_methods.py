@@ -102,7 +102,7 @@ def _flatten(self: ndarray, order: str = "C") -> ndarray:
 
 
 def _array_ufunc(self: ndarray, ufunc: numpy.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
-    ours = ufuncs.get(ufunc.__name__)
+    ours = ufuncs.get(ufunc.__name__) or _PRODUCT_UFUNCS.get(ufunc.__name__)
     if ours is None or method != "__call__":
         reducer = _UFUNC_REDUCERS.get(ufunc.__name__)
         if method == "reduce" and reducer is not None:
@@ -112,6 +112,9 @@ def _array_ufunc(self: ndarray, ufunc: numpy.ufunc, method: str, *inputs: Any, *
         kwargs["out"] = kwargs["out"][0]
     return ours(*inputs, **kwargs)
 
+
+# NumPy's gufuncs that are products: ``host @ ours`` reaches us as the matmul ufunc.
+_PRODUCT_UFUNCS = {"matmul": linear_algebra.matmul}
 
 _UFUNC_REDUCERS = {
     "add": reductions.sum, "multiply": reductions.prod, "maximum": reductions.max,

@@ -68,20 +68,67 @@ def outer(a: Any, b: Any, out: Any = None) -> ndarray:
 
 
 def matmul(a: Any, b: Any, /, out: Any = None, **kwargs: Any) -> ndarray:
-    """dask_gpunumeric implementation of :func:`numpy.matmul`."""
+    """dask_gpunumeric implementation of :func:`numpy.matmul`.
+
+    Differences from NumPy: no ``casting``/``order``/``dtype``/``axes``/``axis`` arguments.
+    """
     if kwargs:
         raise NotImplementedError(f"dask_gpunumeric.matmul does not support {sorted(kwargs)}")
-    return _to_out(ndarray._from_expr(Matmul(as_expr(a), as_expr(b))), out)
+    if isinstance(out, tuple):  # the ufunc protocol passes out as a 1-tuple
+        (out,) = out
+    result = ndarray._from_expr(Matmul(as_expr(a), as_expr(b)))
+    if out is None:
+        return result
+    return _matmul_to_out(result, out)
+
+
+def _matmul_to_out(result: ndarray, out: Any) -> ndarray:
+    """``out=`` as the matmul ufunc takes it: same shape, ``same_kind`` casting."""
+    if out.shape != result.shape:
+        raise ValueError(
+            f"matmul: Output operand 0 has a mismatch in its core dimension, with gufunc "
+            f"signature (n?,k),(k,m?)->(n?,m?) (shape {out.shape} is not {result.shape})"
+        )
+    if not numpy.can_cast(result.dtype, out.dtype, "same_kind"):
+        raise numpy._core._exceptions._UFuncOutputCastingError(  # type: ignore[attr-defined]
+            numpy.matmul, "same_kind", result.dtype, out.dtype, 0)
+    out[...] = result
+    return out
 
 
 def tensordot(a: Any, b: Any, axes: Any = 2) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.tensordot`."""
     left, right = as_expr(a), as_expr(b)
-    if isinstance(axes, (int, numpy.integer)):
-        left_axes = tuple(range(left.ndim - int(axes), left.ndim))
-        right_axes = tuple(range(int(axes)))
-    else:
-        left_axes, right_axes = (tuple(x) if isinstance(x, (list, tuple)) else (x,) for x in axes)
-    left_axes = tuple(numpy.lib.array_utils.normalize_axis_index(x, left.ndim) for x in left_axes)
-    right_axes = tuple(numpy.lib.array_utils.normalize_axis_index(x, right.ndim) for x in right_axes)
+    left_axes, right_axes = _tensordot_axes(left.shape, right.shape, axes)
     return ndarray._from_expr(Tensordot(left, right, left_axes, right_axes))
+
+
+def _as_axis_list(axes: Any) -> list[Any]:
+    try:
+        return list(axes)
+    except TypeError:
+        return [axes]
+
+
+def _tensordot_axes(left: tuple[int, ...], right: tuple[int, ...],
+                    axes: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """NumPy's ``tensordot`` axis handling, step for step, so that its errors are NumPy's
+    (``IndexError`` for an axis out of range, ``ValueError`` for duplicates or a mismatch)."""
+    try:
+        iter(axes)
+    except TypeError:
+        left_axes, right_axes = list(range(-axes, 0)), list(range(axes))
+    else:
+        left_axes, right_axes = (_as_axis_list(x) for x in axes)
+    if len(set(left_axes)) != len(left_axes) or len(set(right_axes)) != len(right_axes):
+        raise ValueError("duplicate axes are not allowed in tensordot")
+    if len(left_axes) != len(right_axes):
+        raise ValueError("shape-mismatch for sum")
+    for k, (i, j) in enumerate(zip(left_axes, right_axes)):
+        if left[i] != right[j]:
+            raise ValueError("shape-mismatch for sum")
+        left_axes[k] = i + len(left) if i < 0 else i
+        right_axes[k] = j + len(right) if j < 0 else j
+    if len(set(left_axes)) != len(left_axes) or len(set(right_axes)) != len(right_axes):
+        raise ValueError("repeated axis in transpose")  # where NumPy's transpose refuses
+    return tuple(left_axes), tuple(right_axes)
