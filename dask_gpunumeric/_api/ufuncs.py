@@ -33,6 +33,7 @@ class ufunc:  # noqa: N801 - NumPy's name
     def __call__(self, *args: Any, out: Any = None, where: Any = True, casting: str = "same_kind",
                  order: str = "K", dtype: Any = None, subok: bool = True, signature: Any = None) -> Any:
         inputs, outs = _split_outputs(self, args, out)
+        _refuse_like_numpy(self, inputs)
         operands = tuple(as_operand(x) for x in inputs)
         if signature is not None:
             raise NotImplementedError("dask_gpunumeric ufuncs do not support signature=")
@@ -53,6 +54,11 @@ def _split_outputs(function: ufunc, args: tuple[Any, ...], out: Any) -> tuple[tu
             f"{function.__name__}() takes from {nin} to {nin + function.nout} positional "
             f"arguments but {len(args)} were given"
         )
+    if len(args) > nin + function.nout:
+        raise TypeError(
+            f"{function.__name__}() takes from {nin} to {nin + function.nout} positional "
+            f"arguments but {len(args)} were given"
+        )
     positional_out = args[nin:]
     if positional_out and out is not None:
         raise TypeError("cannot specify 'out' as both a positional and keyword argument")
@@ -67,6 +73,28 @@ def _split_outputs(function: ufunc, args: tuple[Any, ...], out: Any) -> tuple[tu
         if o is not None and not isinstance(o, ndarray):
             raise TypeError("return arrays must be of ArrayType")
     return args[:nin], outs
+
+
+_UNSUPPORTED_KINDS = "OSUVMm"
+
+
+def _input_dtype(value: Any) -> numpy.dtype | None:
+    if isinstance(value, (bool, int, float, complex, ndarray)):
+        return None  # supported; Python scalars must stay weak, so no dtype is taken
+    dtype = getattr(value, "dtype", None)
+    return numpy.dtype(dtype) if dtype is not None else numpy.asarray(value).dtype
+
+
+def _refuse_like_numpy(function: ufunc, inputs: tuple[Any, ...]) -> None:
+    """Strings and objects are not supported, but when NumPy itself refuses the call (no
+    loop for ``add(x, "a")``) users catch NumPy's exception class: raise that one first."""
+    dtypes = [_input_dtype(x) for x in inputs]
+    if not any(d is not None and d.kind in _UNSUPPORTED_KINDS for d in dtypes):
+        return
+    stand_ins = [x if d is None and not isinstance(x, ndarray) else
+                 numpy.empty((0,), dtype=x.dtype if d is None else d)
+                 for x, d in zip(inputs, dtypes, strict=True)]
+    function.spec.numpy_ufunc(*stand_ins)
 
 
 def _check_output_casting(function: ufunc, operands: tuple[Any, ...], outs: tuple[Any, ...],

@@ -6,12 +6,13 @@ from functools import partial
 from typing import Any
 
 import dask.array as da
+from dask.base import tokenize
 
 from .._ir.elementwise import Elementwise
 from .._ir.expr import Expr
 from .._runtime.partitioning import default_chunks
 from . import chunk_kernels
-from .layers import meta
+from .layers import from_block_function, meta
 
 Chunks = tuple[tuple[int, ...], ...]
 
@@ -22,14 +23,22 @@ def output_chunks(shape: tuple[int, ...], arrays: list[da.Array]) -> Chunks:
     return full.pop() if len(full) == 1 else default_chunks(shape)
 
 
-def align(array: da.Array, target: Chunks) -> da.Array:
+def align(array: da.Array, target: Chunks, backend: str) -> da.Array:
     """Rechunk ``array`` (right-aligned, broadcasting) onto ``target``."""
     offset = len(target) - array.ndim
     wanted = tuple(
         target[offset + i] if n == sum(target[offset + i]) else array.chunks[i]
         for i, n in enumerate(array.shape)
     )
-    return array if wanted == array.chunks else array.rechunk(wanted)
+    if wanted == array.chunks:
+        return array
+    if array.size == 0:
+        # dask builds rechunked empty blocks with numpy.empty whatever the chunk type;
+        # new blocks of the backend's type are as good and need no input.
+        kernel = partial(chunk_kernels.fill, backend, array.dtype, None)
+        name = f"align-{tokenize(array.name, wanted)}"
+        return from_block_function(name, wanted, array.dtype, backend, kernel)
+    return array.rechunk(wanted)
 
 
 def lower_elementwise(node: Elementwise, inputs: list[da.Array], backend: str) -> da.Array:
@@ -40,7 +49,7 @@ def lower_elementwise(node: Elementwise, inputs: list[da.Array], backend: str) -
     pairs: list[Any] = []
     for operand in operands:
         if isinstance(operand, da.Array):
-            pairs += [align(operand, target), tuple(range(ndim - operand.ndim, ndim))]
+            pairs += [align(operand, target, backend), tuple(range(ndim - operand.ndim, ndim))]
         else:
             pairs += [operand, None]
     kernel = partial(chunk_kernels.elementwise, backend, node.op, node.params, node.dtype)
