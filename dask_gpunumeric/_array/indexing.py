@@ -43,18 +43,65 @@ def getitem(array: Any, index: Any) -> Any:
     return type(array)._from_expr(Gather(array._read(), coords))
 
 
-def _value_expr(value: Any, dtype: numpy.dtype) -> Expr:
-    """The right-hand side, cast as NumPy's assignment casts (unsafe for arrays; a scalar
-    must fit: ``uint8[...] = 300`` raises NumPy's ``OverflowError``)."""
+def _is_element(index: tuple[Any, ...], ndim: int) -> bool:
+    """True when ``index`` picks one element by integers alone: NumPy then assigns a
+    scalar (its conversion rules and errors, not array broadcasting)."""
+    return len(index) == ndim and all(isinstance(item, (int, numpy.integer)) for item in index)
+
+
+def _shape_stand_in(value: Any) -> Any:
+    """What NumPy's element assignment sees of an array value: its shape and dtype only
+    (the values stay lazy)."""
+    if isinstance(value, (int, float, complex, bool, numpy.generic)) or value is None:
+        return value
+    if hasattr(value, "shape") and hasattr(value, "dtype"):
+        return numpy.zeros(value.shape, dtype=value.dtype)
+    return value
+
+
+def _element_value(value: Any, dtype: numpy.dtype) -> Expr:
+    """The right-hand side of ``a[i, j] = value``: NumPy's scalar assignment, checked on a
+    one-element host probe (``a[0] = [1.0]`` raises as in NumPy)."""
     from .ndarray import ndarray
 
-    if isinstance(value, (ndarray, Expr)):
+    probe = numpy.zeros(1, dtype=dtype)
+    probe[0] = _shape_stand_in(value)
+    if isinstance(value, (ndarray, Expr)) or hasattr(value, "__dask_graph__"):
+        rhs = cast_node(as_expr(value), dtype)
+        return rhs if rhs.ndim == 0 else _reshape(rhs, ())
+    if isinstance(value, numpy.ndarray):
+        return HostData(value.astype(dtype).reshape(()))
+    return HostData(probe.reshape(()))
+
+
+def _reshape(value: Expr, shape: tuple[int, ...]) -> Expr:
+    from .._ir.indexing import Reshape
+
+    return Reshape(value, shape)
+
+
+def _value_expr(value: Any, dtype: numpy.dtype, max_ndim: int | None = None) -> Expr:
+    """The right-hand side, cast as NumPy's assignment casts: unsafe for arrays; a scalar
+    must fit (``uint8[...] = 300`` raises NumPy's ``OverflowError``); a nested sequence is
+    converted to ``dtype`` directly (NumPy's errors for NaN into ints, out-of-range ints)
+    and may not be deeper than ``max_ndim`` (a basic-index target's rank)."""
+    from .ndarray import ndarray
+
+    if isinstance(value, (ndarray, Expr)) or hasattr(value, "__dask_graph__"):
         return cast_node(as_expr(value), dtype)
-    if numpy.ndim(value) == 0 and not hasattr(value, "__dask_graph__"):
+    if isinstance(value, numpy.ndarray):
+        return cast_node(as_expr(value), dtype) if value.ndim else HostData(value.astype(dtype))
+    if numpy.ndim(value) == 0:
         host = numpy.empty((), dtype=dtype)
         host[()] = value
         return HostData(host)
-    return cast_node(as_expr(value), dtype)
+    host = numpy.array(value, dtype=dtype)
+    if max_ndim is not None and host.ndim > max_ndim:
+        raise ValueError(
+            "setting an array element with a sequence. The requested array would exceed "
+            f"the maximum number of dimension of {max_ndim}."
+        )
+    return HostData(host)
 
 
 def _fit_value(value: Expr, shape: tuple[int, ...]) -> None:
@@ -73,23 +120,28 @@ def _fit_value(value: Expr, shape: tuple[int, ...]) -> None:
 
 
 def _squeeze_leading(value: Expr, ndim: int) -> Expr:
-    from .._ir.indexing import Reshape
-
     if value.ndim <= ndim:
         return value
-    return Reshape(value, value.shape[value.ndim - ndim:])
+    return _reshape(value, value.shape[value.ndim - ndim:])
 
 
 def setitem(array: Any, index: Any, value: Any) -> None:
+    """``array[index] = value``. Every check (bounds, casting, broadcasting) happens before
+    the store is replaced: a failed assignment leaves the array unchanged."""
     index = _index_tuple(index)
-    rhs = _value_expr(value, array.dtype)
     if is_basic_index(index):
         check_basic_index(array.shape, index)
         region = Region.from_index(array.shape, index)
+        if _is_element(index, array.ndim):
+            rhs = _element_value(value, array.dtype)
+        else:
+            rhs = _value_expr(value, array.dtype, max_ndim=len(region.shape))
         _fit_value(rhs, region.shape)
         rhs = _squeeze_leading(rhs, len(region.shape))
         array._store.replace(array._view.write(array._store.version, region, rhs))
         return
+    rhs = _value_expr(value, array.dtype)
+    _check_mask_value(array, index, rhs)
     new_value = _masked_where(array, index, rhs)
     if new_value is None:
         coords = advanced_index_coords(array.shape, _host_index(index))
@@ -98,6 +150,18 @@ def setitem(array: Any, index: Any, value: Any) -> None:
         new_value = Scatter(array._read(), coords, _squeeze_leading(rhs, len(target_shape)))
     whole = Region.identity(array.shape)
     array._store.replace(array._view.write(array._store.version, whole, new_value))
+
+
+def _check_mask_value(array: Any, index: tuple[Any, ...], rhs: Expr) -> None:
+    """NumPy's ``a[mask] = value`` with a mask of ``a``'s rank takes 0-d or 1-d values only."""
+    mask = index[0] if len(index) == 1 else None
+    mask = numpy.asarray(mask) if isinstance(mask, list) else mask
+    is_mask = getattr(mask, "dtype", None) == bool and getattr(mask, "ndim", -1) == array.ndim
+    if is_mask and rhs.ndim > 1:
+        raise TypeError(
+            "NumPy boolean array indexing assignment requires a 0 or 1-dimensional input, "
+            f"input has {rhs.ndim} dimensions"
+        )
 
 
 def _masked_where(array: Any, index: tuple[Any, ...], rhs: Expr) -> Expr | None:
