@@ -48,9 +48,22 @@ def _comparison(function: Any) -> Any:
         try:
             return function(self, other)
         except TypeError:
+            if function.__name__ in ("equal", "not_equal"):
+                return _all_unequal(self, other, function.__name__ == "not_equal")
             return NotImplemented
 
     return compare
+
+
+def _all_unequal(array: ndarray, other: Any, value: bool) -> Any:
+    """NumPy's ``==``/``!=`` with an object it cannot compare (``None``, a string): every
+    element differs, broadcast as NumPy broadcasts it."""
+    try:
+        other_shape = numpy.shape(other)
+        shape = numpy.broadcast_shapes(array.shape, other_shape)
+    except (TypeError, ValueError):
+        return NotImplemented
+    return creation.full(shape, value, dtype=bool)
 
 
 def _install_operators() -> None:
