@@ -156,7 +156,7 @@ def _check_mask_value(array: Any, index: tuple[Any, ...], rhs: Expr) -> None:
     """NumPy's ``a[mask] = value`` with a mask of ``a``'s rank takes 0-d or 1-d values only."""
     mask = index[0] if len(index) == 1 else None
     mask = numpy.asarray(mask) if isinstance(mask, list) else mask
-    is_mask = getattr(mask, "dtype", None) == bool and getattr(mask, "ndim", -1) == array.ndim
+    is_mask = getattr(mask, "dtype", None) == numpy.dtype(bool) and getattr(mask, "ndim", -1) == array.ndim
     if is_mask and rhs.ndim > 1:
         raise TypeError(
             "NumPy boolean array indexing assignment requires a 0 or 1-dimensional input, "
