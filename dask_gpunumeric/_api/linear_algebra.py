@@ -16,8 +16,10 @@ def _to_out(result: ndarray, out: Any) -> ndarray:
     if out is None:
         return result
     if out.shape != result.shape or out.dtype != result.dtype:
-        raise ValueError("output array is not acceptable (must have the right datatype, "
-                         "number of dimensions, and be a C-Array)")
+        raise ValueError(
+            "output array is not acceptable (must have the right datatype, "
+            "number of dimensions, and be a C-Array)"
+        )
     out[...] = result
     return out
 
@@ -54,7 +56,7 @@ def vdot(a: Any, b: Any) -> ndarray:
     left = ndarray._from_expr(as_expr(a)).ravel()
     right = ndarray._from_expr(as_expr(b)).ravel()
     if left.size != right.size:
-        raise ValueError("cannot reshape array of size {} into shape ({},)".format(right.size, left.size))
+        raise ValueError(f"cannot reshape array of size {right.size} into shape ({left.size},)")
     if left.dtype.kind == "c":
         left = ufuncs["conjugate"](left)
     return ndarray._from_expr(Tensordot(as_expr(left), as_expr(right), (0,), (0,)))
@@ -91,7 +93,8 @@ def _matmul_to_out(result: ndarray, out: Any) -> ndarray:
         )
     if not numpy.can_cast(result.dtype, out.dtype, "same_kind"):
         raise numpy._core._exceptions._UFuncOutputCastingError(  # type: ignore[attr-defined]
-            numpy.matmul, "same_kind", result.dtype, out.dtype, 0)
+            numpy.matmul, "same_kind", result.dtype, out.dtype, 0
+        )
     out[...] = result
     return out
 
@@ -110,8 +113,9 @@ def _as_axis_list(axes: Any) -> list[Any]:
         return [axes]
 
 
-def _tensordot_axes(left: tuple[int, ...], right: tuple[int, ...],
-                    axes: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _tensordot_axes(
+    left: tuple[int, ...], right: tuple[int, ...], axes: Any
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """NumPy's ``tensordot`` axis handling, step for step, so that its errors are NumPy's
     (``IndexError`` for an axis out of range, ``ValueError`` for duplicates or a mismatch)."""
     try:
@@ -124,7 +128,7 @@ def _tensordot_axes(left: tuple[int, ...], right: tuple[int, ...],
         raise ValueError("duplicate axes are not allowed in tensordot")
     if len(left_axes) != len(right_axes):
         raise ValueError("shape-mismatch for sum")
-    for k, (i, j) in enumerate(zip(left_axes, right_axes)):
+    for k, (i, j) in enumerate(zip(left_axes, right_axes, strict=True)):
         if left[i] != right[j]:
             raise ValueError("shape-mismatch for sum")
         left_axes[k] = i + len(left) if i < 0 else i

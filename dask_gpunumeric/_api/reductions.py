@@ -5,13 +5,13 @@ from __future__ import annotations
 import builtins
 from typing import Any
 
+import numpy
+
 from .._array.coercion import as_expr
 from .._array.ndarray import ndarray
-from .._ir.reductions import Cumulative, normalize_axis, reduction_node
 from .._ir.dtypes import stand_in_with_ndim
 from .._ir.indexing import Reshape
-
-import numpy
+from .._ir.reductions import Cumulative, normalize_axis, reduction_node
 
 _NoValue = numpy._NoValue  # type: ignore[attr-defined]
 
@@ -21,9 +21,12 @@ def _result(node: Any, out: ndarray | None) -> ndarray:
     if out is None:
         return result
     if out.shape != result.shape:
-        raise ValueError(f"output parameter for reduction operation {node.kind} has the wrong number of dimensions: "
-                         f"Found {out.ndim} but expected {result.ndim}" if out.ndim != result.ndim
-                         else f"output parameter has the wrong shape {out.shape}, expected {result.shape}")
+        raise ValueError(
+            f"output parameter for reduction operation {node.kind} has the wrong number of dimensions: "
+            f"Found {out.ndim} but expected {result.ndim}"
+            if out.ndim != result.ndim
+            else f"output parameter has the wrong shape {out.shape}, expected {result.shape}"
+        )
     out[...] = result
     return out
 
@@ -42,54 +45,105 @@ def _reduce(kind: str, a: Any, axis: Any, out: Any, keepdims: Any, **params: Any
     return _result(node, out)
 
 
-def sum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = False,
-        initial: Any = _NoValue, where: Any = _NoValue) -> ndarray:  # noqa: A001
+def sum(
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: Any = None,
+    keepdims: Any = False,
+    initial: Any = _NoValue,
+    where: Any = _NoValue,
+) -> ndarray:  # noqa: A001
     """dask_gpunumeric implementation of :func:`numpy.sum` (no ``initial``/``where``)."""
     _unsupported("sum", initial=initial, where=where)
     return _reduce("sum", a, axis, out, keepdims, dtype=dtype)
 
 
-def prod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = False,
-         initial: Any = _NoValue, where: Any = _NoValue) -> ndarray:
+def prod(
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: Any = None,
+    keepdims: Any = False,
+    initial: Any = _NoValue,
+    where: Any = _NoValue,
+) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.prod` (no ``initial``/``where``)."""
     _unsupported("prod", initial=initial, where=where)
     return _reduce("prod", a, axis, out, keepdims, dtype=dtype)
 
 
-def mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = False, *,
-         where: Any = _NoValue) -> ndarray:
+def mean(
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: Any = None,
+    keepdims: Any = False,
+    *,
+    where: Any = _NoValue,
+) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.mean` (no ``where``)."""
     _unsupported("mean", where=where)
     return _reduce("mean", a, axis, out, keepdims, dtype=dtype)
 
 
-def var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0,
-        keepdims: Any = False, *, where: Any = _NoValue, mean: Any = _NoValue,
-        correction: Any = _NoValue) -> ndarray:
+def var(
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: Any = None,
+    ddof: Any = 0,
+    keepdims: Any = False,
+    *,
+    where: Any = _NoValue,
+    mean: Any = _NoValue,
+    correction: Any = _NoValue,
+) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.var` (no ``where``/``mean``)."""
     _unsupported("var", where=where, mean=mean)
     ddof = ddof if correction is _NoValue else correction
     return _reduce("var", a, axis, out, keepdims, dtype=dtype, ddof=ddof)
 
 
-def std(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0,
-        keepdims: Any = False, *, where: Any = _NoValue, mean: Any = _NoValue,
-        correction: Any = _NoValue) -> ndarray:
+def std(
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    out: Any = None,
+    ddof: Any = 0,
+    keepdims: Any = False,
+    *,
+    where: Any = _NoValue,
+    mean: Any = _NoValue,
+    correction: Any = _NoValue,
+) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.std` (no ``where``/``mean``)."""
     _unsupported("std", where=where, mean=mean)
     ddof = ddof if correction is _NoValue else correction
     return _reduce("std", a, axis, out, keepdims, dtype=dtype, ddof=ddof)
 
 
-def max(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False,
-        initial: Any = _NoValue, where: Any = _NoValue) -> ndarray:  # noqa: A001
+def max(
+    a: Any,
+    axis: Any = None,
+    out: Any = None,
+    keepdims: Any = False,
+    initial: Any = _NoValue,
+    where: Any = _NoValue,
+) -> ndarray:  # noqa: A001
     """dask_gpunumeric implementation of :func:`numpy.max` (no ``initial``/``where``)."""
     _unsupported("max", initial=initial, where=where)
     return _reduce("max", a, axis, out, keepdims)
 
 
-def min(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False,
-        initial: Any = _NoValue, where: Any = _NoValue) -> ndarray:  # noqa: A001
+def min(
+    a: Any,
+    axis: Any = None,
+    out: Any = None,
+    keepdims: Any = False,
+    initial: Any = _NoValue,
+    where: Any = _NoValue,
+) -> ndarray:  # noqa: A001
     """dask_gpunumeric implementation of :func:`numpy.min` (no ``initial``/``where``)."""
     _unsupported("min", initial=initial, where=where)
     return _reduce("min", a, axis, out, keepdims)
@@ -99,15 +153,17 @@ amax = max
 amin = min
 
 
-def any(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False, *,
-        where: Any = _NoValue) -> ndarray:  # noqa: A001
+def any(
+    a: Any, axis: Any = None, out: Any = None, keepdims: Any = False, *, where: Any = _NoValue
+) -> ndarray:  # noqa: A001
     """dask_gpunumeric implementation of :func:`numpy.any` (no ``where``)."""
     _unsupported("any", where=where)
     return _reduce("any", a, axis, out, keepdims)
 
 
-def all(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False, *,
-        where: Any = _NoValue) -> ndarray:  # noqa: A001
+def all(
+    a: Any, axis: Any = None, out: Any = None, keepdims: Any = False, *, where: Any = _NoValue
+) -> ndarray:  # noqa: A001
     """dask_gpunumeric implementation of :func:`numpy.all` (no ``where``)."""
     _unsupported("all", where=where)
     return _reduce("all", a, axis, out, keepdims)

@@ -13,9 +13,10 @@ class Tensordot(Expr):
 
     __slots__ = ("left_axes", "right_axes")
 
-    def __init__(self, left: Expr, right: Expr, left_axes: tuple[int, ...],
-                 right_axes: tuple[int, ...]) -> None:
-        for a, b in zip(left_axes, right_axes):
+    def __init__(
+        self, left: Expr, right: Expr, left_axes: tuple[int, ...], right_axes: tuple[int, ...]
+    ) -> None:
+        for a, b in zip(left_axes, right_axes, strict=True):
             if left.shape[a] != right.shape[b]:
                 raise ValueError("shape-mismatch for sum")
         dtype = numpy.result_type(left.dtype, right.dtype)

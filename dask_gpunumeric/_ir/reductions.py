@@ -19,8 +19,16 @@ class Reduction(Expr):
 
     __slots__ = ("kind", "axis", "keepdims", "params")
 
-    def __init__(self, kind: str, source: Expr, axis: Axis, keepdims: bool,
-                 shape: tuple[int, ...], dtype: Any, params: tuple[tuple[str, Any], ...]) -> None:
+    def __init__(
+        self,
+        kind: str,
+        source: Expr,
+        axis: Axis,
+        keepdims: bool,
+        shape: tuple[int, ...],
+        dtype: Any,
+        params: tuple[tuple[str, Any], ...],
+    ) -> None:
         super().__init__(shape, dtype, (source,))
         self.kind = kind
         self.axis = axis
@@ -50,15 +58,17 @@ def normalize_axis(axis: Any, ndim: int) -> Axis:
     return tuple(sorted(normalized))
 
 
-def _probe(kind: str, source: Expr, axis: Any, keepdims: bool,
-           params: dict[str, Any]) -> numpy.ndarray:
+def _probe(
+    kind: str, source: Expr, axis: Any, keepdims: bool, params: dict[str, Any]
+) -> numpy.ndarray:
     """NumPy's own call on a stand-in: its result dtype, or its exception."""
     stand_in = stand_in_with_ndim(source)
     return numpy.asarray(getattr(numpy, kind)(stand_in, axis=axis, keepdims=keepdims, **params))
 
 
-def reduction_node(kind: str, source: Expr, axis: Any = None, keepdims: bool = False,
-                   **params: Any) -> Expr:
+def reduction_node(
+    kind: str, source: Expr, axis: Any = None, keepdims: bool = False, **params: Any
+) -> Expr:
     """Check the call with NumPy on a stand-in, then build the node.
 
     An empty source needs no computation: NumPy's answer on the (zero-memory) stand-in of
@@ -81,5 +91,6 @@ def reduction_node(kind: str, source: Expr, axis: Any = None, keepdims: bool = F
     shape = tuple(
         1 if i in reduced else n for i, n in enumerate(source.shape) if keepdims or i not in reduced
     )
-    return Reduction(kind, source, normalized, keepdims, shape, probe.dtype,
-                     tuple(sorted(params.items())))
+    return Reduction(
+        kind, source, normalized, keepdims, shape, probe.dtype, tuple(sorted(params.items()))
+    )

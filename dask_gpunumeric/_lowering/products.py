@@ -36,15 +36,23 @@ def lower_tensordot(node: Tensordot, inputs: list[da.Array], backend: str) -> da
         return result if result.dtype == node.dtype else result.astype(node.dtype)
     left_free = [i for i in range(left.ndim) if i not in node.left_axes]
     right_free = [j for j in range(right.ndim) if j not in node.right_axes]
-    pieces = [_common_pieces(left.chunks[i], right.chunks[j])
-              for i, j in zip(node.left_axes, node.right_axes)]
+    pieces = [
+        _common_pieces(left.chunks[i], right.chunks[j])
+        for i, j in zip(node.left_axes, node.right_axes, strict=True)
+    ]
     kernel = partial(tensordot_blocks, backend, node.dtype, node.left_axes, node.right_axes)
     tasks = {}
     for left_index in itertools.product(*(range(len(left.chunks[i])) for i in left_free)):
         for right_index in itertools.product(*(range(len(right.chunks[j])) for j in right_free)):
             tasks[left_index + right_index] = _block_task(
-                kernel, left, right, list(zip(node.left_axes, node.right_axes)),
-                (left_free, left_index), (right_free, right_index), pieces)
+                kernel,
+                left,
+                right,
+                list(zip(node.left_axes, node.right_axes, strict=True)),
+                (left_free, left_index),
+                (right_free, right_index),
+                pieces,
+            )
     chunks = tuple(left.chunks[i] for i in left_free) + tuple(right.chunks[j] for j in right_free)
     return from_block_tasks(node.name, tasks, chunks, node.dtype, backend, [left, right])
 
@@ -52,7 +60,9 @@ def lower_tensordot(node: Tensordot, inputs: list[da.Array], backend: str) -> da
 def _common_pieces(left_chunks: tuple[int, ...], right_chunks: tuple[int, ...]) -> list[Piece]:
     """The common refinement of two chunkings of one length, as per-block local slices."""
     left_offsets, right_offsets = block_offsets((left_chunks, right_chunks))
-    bounds = sorted(set(itertools.accumulate(left_chunks)) | set(itertools.accumulate(right_chunks)))
+    bounds = sorted(
+        set(itertools.accumulate(left_chunks)) | set(itertools.accumulate(right_chunks))
+    )
     pieces = []
     start = 0
     for end in bounds:
@@ -60,8 +70,14 @@ def _common_pieces(left_chunks: tuple[int, ...], right_chunks: tuple[int, ...]) 
             continue
         lb = _block_at(left_offsets, start)
         rb = _block_at(right_offsets, start)
-        pieces.append((lb, slice(start - left_offsets[lb], end - left_offsets[lb]),
-                       rb, slice(start - right_offsets[rb], end - right_offsets[rb])))
+        pieces.append(
+            (
+                lb,
+                slice(start - left_offsets[lb], end - left_offsets[lb]),
+                rb,
+                slice(start - right_offsets[rb], end - right_offsets[rb]),
+            )
+        )
         start = end
     return pieces
 
@@ -71,10 +87,15 @@ def _block_at(offsets: tuple[int, ...], position: int) -> int:
     return max(b for b, offset in enumerate(offsets) if offset <= position)
 
 
-def _block_task(kernel: Any, left: da.Array, right: da.Array, pairs: list[tuple[int, int]],
-                left_position: tuple[list[int], tuple[int, ...]],
-                right_position: tuple[list[int], tuple[int, ...]],
-                pieces: list[list[Piece]]) -> tuple[Any, ...]:
+def _block_task(
+    kernel: Any,
+    left: da.Array,
+    right: da.Array,
+    pairs: list[tuple[int, int]],
+    left_position: tuple[list[int], tuple[int, ...]],
+    right_position: tuple[list[int], tuple[int, ...]],
+    pieces: list[list[Piece]],
+) -> tuple[Any, ...]:
     """``(kernel with its slices, left key, right key, left key, right key, ...)`` for the
     output block at (left free block indices, right free block indices). Block keys are
     direct task arguments, so dask substitutes them."""
@@ -83,7 +104,7 @@ def _block_task(kernel: Any, left: da.Array, right: da.Array, pairs: list[tuple[
     for combination in itertools.product(*pieces):
         left_block, left_slices = _located(left.ndim, *left_position)
         right_block, right_slices = _located(right.ndim, *right_position)
-        for (i, j), (lb, ls, rb, rs) in zip(pairs, combination):
+        for (i, j), (lb, ls, rb, rs) in zip(pairs, combination, strict=True):
             left_block[i], left_slices[i] = lb, ls
             right_block[j], right_slices[j] = rb, rs
         slices.append((tuple(left_slices), tuple(right_slices)))
@@ -94,15 +115,19 @@ def _block_task(kernel: Any, left: da.Array, right: da.Array, pairs: list[tuple[
 def _located(ndim: int, free: list[int], index: tuple[int, ...]) -> tuple[list[Any], list[Any]]:
     """Block index (free axes filled in) and whole-block slices, for one operand."""
     block: list[Any] = [0] * ndim
-    for axis, position in zip(free, index):
+    for axis, position in zip(free, index, strict=True):
         block[axis] = position
     return block, [slice(None)] * ndim
 
 
-def tensordot_blocks(backend_name: str, dtype: numpy.dtype, left_axes: tuple[int, ...],
-                     right_axes: tuple[int, ...],
-                     slices: tuple[tuple[tuple[slice, ...], tuple[slice, ...]], ...],
-                     *blocks: Any) -> Any:
+def tensordot_blocks(
+    backend_name: str,
+    dtype: numpy.dtype,
+    left_axes: tuple[int, ...],
+    right_axes: tuple[int, ...],
+    slices: tuple[tuple[tuple[slice, ...], tuple[slice, ...]], ...],
+    *blocks: Any,
+) -> Any:
     """Runs on a worker: the sum over the contracted pieces of their tensordot products."""
     xp = get_backend(backend_name).xp
     total = None

@@ -66,8 +66,9 @@ def _first_arg_combine(arg_function: Any, data: Any, axis: Any = None, **kwargs:
     ndim = data["vals"].ndim
     values, indices = winner.reshape((1,) * ndim), index.reshape((1,) * ndim)
     try:
-        result = numpy.empty_like(values, shape=values.shape,
-                                  dtype=[("vals", values.dtype), ("arg", indices.dtype)])
+        result = numpy.empty_like(
+            values, shape=values.shape, dtype=[("vals", values.dtype), ("arg", indices.dtype)]
+        )
     except TypeError:  # chunk types without structured dtypes (CuPy), as dask does
         result = {}
     result["vals"] = values
@@ -75,14 +76,16 @@ def _first_arg_combine(arg_function: Any, data: Any, axis: Any = None, **kwargs:
     return result
 
 
-def _first_arg_aggregate(arg_function: Any, data: Any, axis: Any = None,
-                         keepdims: bool = False, **kwargs: Any) -> Any:
+def _first_arg_aggregate(
+    arg_function: Any, data: Any, axis: Any = None, keepdims: bool = False, **kwargs: Any
+) -> Any:
     _, index = _first_winner(arg_function, data)
     return index.reshape((1,) * data["vals"].ndim) if keepdims else index.reshape(())
 
 
-def _integer_variance(node: Reduction, source: da.Array, dtype: numpy.dtype,
-                      ddof: int = 0) -> da.Array:
+def _integer_variance(
+    node: Reduction, source: da.Array, dtype: numpy.dtype, ddof: int = 0
+) -> da.Array:
     """NumPy's ``_var`` step by step, with its truncating casts into ``dtype``."""
     axes = tuple(range(source.ndim)) if node.axis is None else node.axis
     count = math.prod(source.shape[a] for a in axes)

@@ -4,7 +4,8 @@ ranks, dtypes and chunkings; NumPy's shape-mismatch errors; ``out=`` and ``@=``.
 from __future__ import annotations
 
 import operator
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy
 import pytest
@@ -40,10 +41,17 @@ def ours(host: numpy.ndarray, chunks: Any = None) -> Any:
     return dnp.array(host, chunks=chunks) if chunks is not None else dnp.array(host)
 
 
-def check(function: Callable[..., Any], our_function: Callable[..., Any],
-          left: numpy.ndarray, right: numpy.ndarray, left_chunks: Any = None,
-          right_chunks: Any = None, **kwargs: Any) -> None:
+def check(
+    function: Callable[..., Any],
+    our_function: Callable[..., Any],
+    left: numpy.ndarray,
+    right: numpy.ndarray,
+    left_chunks: Any = None,
+    right_chunks: Any = None,
+    **kwargs: Any,
+) -> None:
     """Our product equals NumPy's, or raises NumPy's exception class."""
+
     def numpy_call() -> Any:
         return function(left, right, **kwargs)
 
@@ -82,8 +90,9 @@ OPERANDS = [
 
 @pytest.mark.parametrize("name", ["dot", "matmul", "operator", "inner", "vdot", "outer"])
 @pytest.mark.parametrize(("left_shape", "left_chunks", "right_shape", "right_chunks"), OPERANDS)
-def test_ranks_and_chunkings(name: str, left_shape: Any, left_chunks: Any, right_shape: Any,
-                             right_chunks: Any) -> None:
+def test_ranks_and_chunkings(
+    name: str, left_shape: Any, left_chunks: Any, right_shape: Any, right_chunks: Any
+) -> None:
     function, our_function = PRODUCTS[name]
     left = make_host(left_shape, "float64", seed=1)
     right = make_host(right_shape, "float64", seed=2)
@@ -122,14 +131,17 @@ def test_zero_d_operands(name: str) -> None:
     check(function, our_function, scalar, scalar, **kwargs)
 
 
-@pytest.mark.parametrize(("left_shape", "right_shape"), [
-    ((3, 4, 5), (3, 5, 2)),
-    ((3, 4, 5), (5, 2)),
-    ((4, 5), (2, 5, 3)),
-    ((2, 1, 4, 5), (3, 5, 2)),
-    ((3, 4, 5), (5,)),
-    ((5,), (3, 5, 2)),
-])
+@pytest.mark.parametrize(
+    ("left_shape", "right_shape"),
+    [
+        ((3, 4, 5), (3, 5, 2)),
+        ((3, 4, 5), (5, 2)),
+        ((4, 5), (2, 5, 3)),
+        ((2, 1, 4, 5), (3, 5, 2)),
+        ((3, 4, 5), (5,)),
+        ((5,), (3, 5, 2)),
+    ],
+)
 def test_batched_matmul(left_shape: tuple[int, ...], right_shape: tuple[int, ...]) -> None:
     left = make_host(left_shape, "float64", seed=1)
     right = make_host(right_shape, "float64", seed=2)
@@ -140,12 +152,16 @@ def test_batched_matmul(left_shape: tuple[int, ...], right_shape: tuple[int, ...
         check(function, our_function, left.astype(numpy.int64), right.astype(numpy.int64))
 
 
-@pytest.mark.parametrize("axes", [0, 1, 2, ([1], [0]), ([0, 1], [1, 0]), ((2, 0), (0, 1)),
-                                  ([-1], [0]), (1, 0)])
+@pytest.mark.parametrize(
+    "axes", [0, 1, 2, ([1], [0]), ([0, 1], [1, 0]), ((2, 0), (0, 1)), ([-1], [0]), (1, 0)]
+)
 def test_tensordot_axes(axes: Any) -> None:
     left = make_host((4, 3, 5), "float64", seed=1)
-    right = make_host((5, 4, 3), "float64", seed=2) if axes not in (1, 2) else make_host(
-        (3, 5, 2), "float64", seed=2)
+    right = (
+        make_host((5, 4, 3), "float64", seed=2)
+        if axes not in (1, 2)
+        else make_host((3, 5, 2), "float64", seed=2)
+    )
     check(numpy.tensordot, dnp.tensordot, left, right, (2, 2, 3), (3, 2, 2), axes=axes)
 
 
@@ -187,9 +203,10 @@ def test_out_errors(name: str) -> None:
     function, our_function = PRODUCTS[name]
     left, right = numpy.ones((3, 4)), numpy.ones(4)
     for bad in (numpy.zeros(4), numpy.zeros(3, dtype=numpy.int64), numpy.zeros((3, 1))):
-        assert_raises_like(lambda: function(left, right, out=bad),
-                           lambda: our_function(dnp.array(left), dnp.array(right),
-                                                out=dnp.array(bad)))
+        assert_raises_like(
+            lambda bad=bad: function(left, right, out=bad),
+            lambda bad=bad: our_function(dnp.array(left), dnp.array(right), out=dnp.array(bad)),
+        )
 
 
 def test_matmul_out_casts_like_numpy() -> None:
@@ -257,8 +274,14 @@ def test_methods_and_mixed_operands() -> None:
 def test_numpy_functions_dispatch_to_ours() -> None:
     left = make_host((4, 6), "float64", seed=1)
     right = make_host((6, 3), "float64", seed=2)
-    pairs = {"dot": (left, right), "matmul": (left, right), "tensordot": (left, right),
-             "outer": (left, right), "inner": (left, right.T.copy()), "vdot": (left, left + 1)}
+    pairs = {
+        "dot": (left, right),
+        "matmul": (left, right),
+        "tensordot": (left, right),
+        "outer": (left, right),
+        "inner": (left, right.T.copy()),
+        "vdot": (left, left + 1),
+    }
     for name, (a, b) in pairs.items():
         function = getattr(numpy, name)
         kwargs = {"axes": 1} if name == "tensordot" else {}

@@ -11,14 +11,25 @@ import pytest
 import dask_gpunumeric as dnp
 from dask_gpunumeric.testing import assert_eq, assert_raises_like
 
-REDUCTIONS = ["sum", "prod", "mean", "var", "std", "min", "max", "argmin", "argmax", "any",
-              "all"]
+REDUCTIONS = ["sum", "prod", "mean", "var", "std", "min", "max", "argmin", "argmax", "any", "all"]
 SCANS = ["cumsum", "cumprod"]
 ALL_FUNCTIONS = REDUCTIONS + SCANS
 # Reductions whose value depends on the (chunked) order of floating-point arithmetic.
 ARITHMETIC = {"sum", "prod", "mean", "var", "std", "cumsum", "cumprod"}
-DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-          "float32", "float64", "complex128"]
+DTYPES = [
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float32",
+    "float64",
+    "complex128",
+]
 
 
 def make_host(shape: tuple[int, ...], dtype: Any, seed: int = 0) -> numpy.ndarray:
@@ -46,22 +57,26 @@ def tolerance(name: str, dtype: Any) -> float:
     return 1e-12 if name in ("mean", "var", "std") else 0.0
 
 
-def check(name: str, host: numpy.ndarray, chunks: Any = None, *, method: bool = False,
-          **kwargs: Any) -> None:
+def check(
+    name: str, host: numpy.ndarray, chunks: Any = None, *, method: bool = False, **kwargs: Any
+) -> None:
     """``name`` on ours equals NumPy's, or raises NumPy's exception class."""
     ours = dnp.array(host, chunks=chunks) if chunks is not None else dnp.array(host)
     if method:
+
         def numpy_call() -> Any:
             return getattr(host, name)(**kwargs)
 
         def our_call() -> Any:
             return getattr(ours, name)(**kwargs)
     else:
+
         def numpy_call() -> Any:
             return getattr(numpy, name)(host, **kwargs)
 
         def our_call() -> Any:
             return getattr(dnp, name)(ours, **kwargs)
+
     try:
         expected = numpy_call()
     except Exception:  # noqa: BLE001 - NumPy refuses: we must refuse the same way
@@ -105,8 +120,9 @@ def axes_of(ndim: int) -> list[Any]:
 @pytest.mark.parametrize("dtype", ["float64", "int64"])
 @pytest.mark.parametrize(("shape", "chunks"), SHAPES_AND_CHUNKS)
 @pytest.mark.parametrize("name", REDUCTIONS)
-def test_shapes_chunks_axes(name: str, shape: tuple[int, ...], chunks: tuple[int, ...],
-                            dtype: str) -> None:
+def test_shapes_chunks_axes(
+    name: str, shape: tuple[int, ...], chunks: tuple[int, ...], dtype: str
+) -> None:
     host = make_host(shape, dtype, seed=len(shape))
     for axis in axes_of(len(shape)):
         for keepdims in (False, True):
@@ -115,7 +131,9 @@ def test_shapes_chunks_axes(name: str, shape: tuple[int, ...], chunks: tuple[int
 
 @pytest.mark.parametrize(("shape", "chunks"), SHAPES_AND_CHUNKS)
 @pytest.mark.parametrize("name", SCANS)
-def test_scans_shapes_chunks_axes(name: str, shape: tuple[int, ...], chunks: tuple[int, ...]) -> None:
+def test_scans_shapes_chunks_axes(
+    name: str, shape: tuple[int, ...], chunks: tuple[int, ...]
+) -> None:
     host = make_host(shape, "float64", seed=len(shape))
     for axis in [None, 0, -1] + ([1] if len(shape) >= 3 else []):
         check(name, host, chunks, axis=axis)
@@ -221,8 +239,10 @@ def test_scan_out(name: str) -> None:
 def test_out_wrong_shape(name: str) -> None:
     host = make_host((6, 4), "float64")
     for bad in ((3,), (1, 4), ()):
-        assert_raises_like(lambda: getattr(numpy, name)(host, axis=0, out=numpy.zeros(bad)),
-                           lambda: getattr(dnp, name)(dnp.array(host), axis=0, out=dnp.zeros(bad)))
+        assert_raises_like(
+            lambda bad=bad: getattr(numpy, name)(host, axis=0, out=numpy.zeros(bad)),
+            lambda bad=bad: getattr(dnp, name)(dnp.array(host), axis=0, out=dnp.zeros(bad)),
+        )
 
 
 @pytest.mark.parametrize("name", ["sum", "prod", "max", "min"])
@@ -241,8 +261,7 @@ def test_where_not_implemented(name: str) -> None:
 
 
 # -- NaN ------------------------------------------------------------------------------------
-@pytest.mark.parametrize("name", ["max", "min", "argmax", "argmin", "sum", "mean", "var",
-                                  "cumsum"])
+@pytest.mark.parametrize("name", ["max", "min", "argmax", "argmin", "sum", "mean", "var", "cumsum"])
 def test_nan(name: str) -> None:
     host = make_host((5, 8), "float64")
     host[1, 6] = numpy.nan
