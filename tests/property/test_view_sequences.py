@@ -1,0 +1,120 @@
+"""Random programs of views and writes, run on NumPy and on ours, compared after every
+step: any chain of basic views, any write through any of them, on any base chunking."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import dask_gpunumeric as dnp
+from dask_gpunumeric.testing import assert_eq
+
+MAX_VIEWS = 5
+
+
+@st.composite
+def chunkings(draw: st.DrawFn, shape: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(draw(st.integers(1, max(n, 1))) for n in shape)
+
+
+@st.composite
+def basic_index(draw: st.DrawFn, shape: tuple[int, ...]) -> tuple[Any, ...]:
+    """A valid basic index: per axis an int, a slice with any step, or nothing; maybe a
+    new axis."""
+    items: list[Any] = []
+    for length in shape:
+        kind = draw(st.sampled_from(["slice", "slice", "int"] if length else ["slice"]))
+        if kind == "int":
+            items.append(draw(st.integers(-length, length - 1)))
+        else:
+            bound = st.none() | st.integers(-length - 1, length + 1)
+            step = st.none() | st.sampled_from([-3, -2, -1, 1, 2, 3])
+            items.append(slice(draw(bound), draw(bound), draw(step)))
+    if draw(st.booleans()):
+        items.insert(draw(st.integers(0, len(items))), None)
+    return tuple(items)
+
+
+@st.composite
+def view_maker(draw: st.DrawFn, shape: tuple[int, ...]) -> tuple[str, Any]:
+    """A view NumPy and we both make from an array of ``shape``."""
+    kinds = ["index", "index"]
+    if len(shape) > 1:
+        kinds += ["transpose", "swapaxes"]
+    kind = draw(st.sampled_from(kinds))
+    if kind == "index":
+        return kind, draw(basic_index(shape))
+    if kind == "transpose":
+        return kind, tuple(draw(st.permutations(range(len(shape)))))
+    return kind, tuple(draw(st.integers(0, len(shape) - 1)) for _ in range(2))
+
+
+def _make_view(array: Any, kind: str, argument: Any) -> Any:
+    if kind == "index" and isinstance(array, numpy.ndarray):
+        # NumPy's a[i, j] is a scalar (a copy) where ours is a 0-d view; NumPy's 0-d view
+        # is a[i, j, ...], and the Ellipsis changes nothing else.
+        return array[argument + (Ellipsis,)]
+    if kind == "index":
+        return array[argument]
+    if kind == "transpose":
+        return array.transpose(argument)
+    return array.swapaxes(*argument)
+
+
+class Program:
+    def __init__(self, host: numpy.ndarray, chunks: tuple[int, ...]) -> None:
+        self.pairs = [(host.copy(), dnp.array(host, chunks=chunks))]
+
+    def check(self) -> None:
+        for expected, ours in self.pairs:
+            assert_eq(ours, expected)
+
+
+def _take_view(program: Program, data: st.DataObject) -> None:
+    if len(program.pairs) >= MAX_VIEWS:
+        return
+    expected, ours = program.pairs[data.draw(st.integers(0, len(program.pairs) - 1))]
+    kind, argument = data.draw(view_maker(expected.shape))
+    program.pairs.append((_make_view(expected, kind, argument), _make_view(ours, kind, argument)))
+
+
+def _write(program: Program, data: st.DataObject) -> None:
+    expected, ours = program.pairs[data.draw(st.integers(0, len(program.pairs) - 1))]
+    index = data.draw(basic_index(expected.shape) | st.just((Ellipsis,)))
+    target_shape = expected[index].shape
+    value_shape = target_shape[data.draw(st.integers(0, len(target_shape))) :]
+    value_shape = tuple(n if data.draw(st.booleans()) else 1 for n in value_shape)
+    value = numpy.asarray(data.draw(st.integers(-50, 50)), dtype=expected.dtype)
+    value = value + numpy.arange(int(numpy.prod(value_shape)), dtype=expected.dtype).reshape(
+        value_shape
+    )
+    expected[index] = value
+    ours[index] = value
+
+
+def _in_place(program: Program, data: st.DataObject) -> None:
+    expected, ours = program.pairs[data.draw(st.integers(0, len(program.pairs) - 1))]
+    operand = data.draw(st.integers(1, 4))
+    if data.draw(st.booleans()):
+        expected += operand
+        ours += operand
+    else:
+        expected *= operand
+        ours *= operand
+
+
+STEPS = {"view": _take_view, "write": _write, "in_place": _in_place, "read": lambda p, d: None}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data(), st.lists(st.integers(1, 5), min_size=1, max_size=4).map(tuple))
+def test_random_view_programs_match_numpy(data: st.DataObject, shape: tuple[int, ...]) -> None:
+    dtype = data.draw(st.sampled_from([numpy.float64, numpy.int32]))
+    host = numpy.arange(int(numpy.prod(shape)), dtype=dtype).reshape(shape)
+    program = Program(host, data.draw(chunkings(shape)))
+    for step in data.draw(st.lists(st.sampled_from(sorted(STEPS)), min_size=1, max_size=10)):
+        STEPS[step](program, data)
+        program.check()
