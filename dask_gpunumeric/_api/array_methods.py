@@ -120,6 +120,9 @@ def _array_ufunc(self: ndarray, ufunc: numpy.ufunc, method: str, *inputs: Any, *
         reducer = _UFUNC_REDUCERS.get(ufunc.__name__)
         if method == "reduce" and reducer is not None:
             return _ufunc_reduce(reducer, *inputs, **kwargs)
+        scan = _UFUNC_SCANS.get(ufunc.__name__)
+        if method == "accumulate" and scan is not None:
+            return _ufunc_reduce(scan, *inputs, **kwargs)
         return NotImplemented
     if "out" in kwargs and isinstance(kwargs["out"], tuple) and len(kwargs["out"]) == 1:
         kwargs["out"] = kwargs["out"][0]
@@ -133,12 +136,13 @@ _UFUNC_REDUCERS = {
     "add": reductions.sum, "multiply": reductions.prod, "maximum": reductions.max,
     "minimum": reductions.min, "logical_and": reductions.all, "logical_or": reductions.any,
 }
+_UFUNC_SCANS = {"add": reductions.cumsum, "multiply": reductions.cumprod}
 
 
 def _ufunc_reduce(reducer: Any, array: Any, axis: Any = 0, dtype: Any = None, out: Any = None,
                   **kwargs: Any) -> Any:
-    """``ufunc.reduce``: its default axis is 0 (not None, as for ``sum``), ``out`` comes as a
-    1-tuple, and ``dtype`` only exists for the arithmetic reducers."""
+    """``ufunc.reduce``/``accumulate``: their default axis is 0 (not None, as for ``sum``),
+    ``out`` comes as a 1-tuple, and ``dtype`` only exists for the arithmetic reducers."""
     if isinstance(out, tuple):
         (out,) = out
     if dtype is not None:

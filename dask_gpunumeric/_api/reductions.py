@@ -41,7 +41,9 @@ def _unsupported(name: str, **given: Any) -> None:
 
 def _reduce(kind: str, a: Any, axis: Any, out: Any, keepdims: Any, **params: Any) -> ndarray:
     source = as_expr(a)
-    node = reduction_node(kind, source, axis=axis, keepdims=bool(keepdims is True), **params)
+    node = reduction_node(
+        kind, source, axis=axis, keepdims=False if keepdims is _NoValue else keepdims, **params
+    )
     return _result(node, out)
 
 

@@ -67,7 +67,7 @@ def _probe(
 
 
 def reduction_node(
-    kind: str, source: Expr, axis: Any = None, keepdims: bool = False, **params: Any
+    kind: str, source: Expr, axis: Any = None, keepdims: Any = False, **params: Any
 ) -> Expr:
     """Check the call with NumPy on a stand-in, then build the node.
 
@@ -84,6 +84,7 @@ def reduction_node(
         # The 1-element stand-in warns where the real data need not (var with ddof=1 ...).
         warnings.simplefilter("ignore", RuntimeWarning)
         probe = _probe(kind, source, axis, keepdims, params)
+    keepdims = bool(keepdims)  # NumPy (the probe) accepted it: 1 counts as True
     # NumPy's ufunc reductions accept axis 0 / -1 on a 0-d array (the probe said so): for a
     # 0-d array every accepted axis reduces nothing.
     normalized = None if source.ndim == 0 else normalize_axis(axis, source.ndim)

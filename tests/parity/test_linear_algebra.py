@@ -295,3 +295,21 @@ def test_products_of_views_and_expressions() -> None:
     base = ours(host, (3, 5))
     assert_eq(base[1:, ::2].T @ base[1:, 1:5], host[1:, ::2].T @ host[1:, 1:5], rtol=1e-12)
     assert_eq(dnp.dot(base * 2, base[:, 0] + 1), numpy.dot(host * 2, host[:, 0] + 1), rtol=1e-12)
+
+
+def test_dot_of_higher_ranks() -> None:
+    """dot contracts the last axis of a with the second-to-last of b."""
+    left = make_host((2, 3, 4), "float64", seed=1)
+    right = make_host((2, 4, 5), "float64", seed=2)
+    check(numpy.dot, dnp.dot, left, right, (1, 2, 3), (2, 3, 2))
+    check(numpy.inner, dnp.inner, left, right.transpose(0, 2, 1).copy(), (1, 2, 3), (2, 2, 3))
+
+
+@pytest.mark.parametrize("name", ["dot", "matmul", "inner", "vdot", "outer", "tensordot"])
+def test_empty_operands(name: str) -> None:
+    function, our_function = PRODUCTS[name]
+    kwargs = {"axes": 1} if name == "tensordot" else {}
+    check(function, our_function, numpy.ones((3, 0)), numpy.ones((0, 4)), **kwargs)
+    check(function, our_function, numpy.ones(0), numpy.ones(0), **({"axes": 1} if kwargs else {}))
+    if name == "matmul":
+        check(function, our_function, numpy.ones((0, 3, 2)), numpy.ones((2, 4)))

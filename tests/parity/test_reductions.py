@@ -348,3 +348,23 @@ def test_reduction_keeps_value_after_write() -> None:
     total = ours.sum()
     ours[0, 0] = 100.0
     assert_eq(total, host.sum(), rtol=1e-12)
+
+
+def test_keepdims_values_as_numpy_takes_them() -> None:
+    """``keepdims=1`` counts as True; NumPy refuses ``numpy.True_`` (TypeError): so do we."""
+    host = make_host((6, 4), "float64")
+    for name in ("sum", "max", "argmax", "mean"):
+        check(name, host, (4, 3), axis=0, keepdims=1)
+        check(name, host, (4, 3), axis=0, keepdims=numpy.True_)
+
+
+def test_ufunc_accumulate_dispatches_to_ours() -> None:
+    host = make_host((6, 4), "int64")
+    ours = dnp.array(host, chunks=(4, 3))
+    for ufunc in (numpy.add, numpy.multiply):
+        result = ufunc.accumulate(ours)
+        assert isinstance(result, dnp.ndarray)
+        assert_eq(result, ufunc.accumulate(host))
+        assert_eq(
+            ufunc.accumulate(ours, axis=1, dtype=float), ufunc.accumulate(host, axis=1, dtype=float)
+        )
