@@ -28,9 +28,17 @@ def _index_tuple(index: Any) -> tuple[Any, ...]:
 def _host_index(index: tuple[Any, ...]) -> tuple[Any, ...]:
     """Advanced indices as host arrays. Our arrays used as indices are materialized here:
     which blocks a fancy index touches is data, and NumPy's errors need the values."""
+    return tuple(_host_item(item) for item in index)
+
+
+def _host_item(item: Any) -> Any:
     from .ndarray import ndarray
 
-    return tuple(numpy.asarray(item) if isinstance(item, (ndarray, list)) else item for item in index)
+    if isinstance(item, list):
+        host = numpy.asarray(item)
+        # NumPy reads an empty list as an empty integer index, not a float array.
+        return host.astype(numpy.intp) if host.size == 0 else host
+    return numpy.asarray(item) if isinstance(item, ndarray) else item
 
 
 def getitem(array: Any, index: Any) -> Any:

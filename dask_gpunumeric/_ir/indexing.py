@@ -202,7 +202,8 @@ def advanced_index_coords(shape: tuple[int, ...], index: tuple[Any, ...]) -> tup
         ramp = numpy.arange(length, dtype=numpy.intp).reshape(
             (1,) * axis + (length,) + (1,) * (len(shape) - axis - 1)
         )
-        coords.append(numpy.ascontiguousarray(numpy.broadcast_to(ramp, shape)[index]))
+        # numpy.array, not ascontiguousarray: that one makes a 0-d selection 1-d.
+        coords.append(numpy.array(numpy.broadcast_to(ramp, shape)[index], order="C"))
     return tuple(coords)
 
 

@@ -89,6 +89,11 @@ FANCY = [
     numpy.array([], dtype=numpy.intp),
     (1, [[2, 3]], slice(None, None, -2)),
     (numpy.array(1), slice(None), [0]),
+    numpy.array(1),  # a 0-d integer array selects like an integer, but copies
+    (numpy.array(2), numpy.array(0), numpy.array(4)),
+    [],  # an empty list is an empty integer index
+    [True, False, True],  # a list of bools is a mask
+    ([[]], slice(None), 2),
 ]
 
 
@@ -104,6 +109,8 @@ def test_our_arrays_as_indices() -> None:
     assert_eq(ours[:, positions], HOST[:, [2, 0, 2]])
     assert_eq(ours[ours % 3 == 0], HOST[HOST % 3 == 0])
     assert_eq(ours[dnp.array(MASK_2D)], HOST[MASK_2D])
+    assert_eq(ours[dnp.arange(3)[1]], HOST[numpy.array(1)])
+    assert_eq(ours[dnp.array(1), dnp.array([0, 3])], HOST[1, [0, 3]])
 
 
 def test_fancy_getitem_is_a_copy() -> None:
@@ -154,6 +161,9 @@ SETS = [
     ((slice(None), numpy.array([True, False, False, True])), [[[1]], [[2]], [[3]]]),
     ((numpy.array([], dtype=numpy.intp),), 5),
     ([2, 0], 1.9),
+    ([], 4),
+    (numpy.array(2), numpy.arange(5)),
+    ([True, False, True], 8),
 ]
 
 

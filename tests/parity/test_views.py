@@ -235,3 +235,15 @@ def test_empty_views() -> None:
     empty = twins.view(0, lambda a: a[2:2, ::-1])
     twins.do(empty, _set(..., 7))
     twins.view(empty, lambda a: a.T[None])
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="gap: .real/.imag are copies, not live views (no real/imag ViewSpec step yet)",
+)
+def test_real_and_imag_are_views() -> None:
+    twins = Twins(_host((2, 3), "complex128"), None)
+    real = twins.view(0, lambda a: a.real)
+    twins.do(real, _set(0, 5.0))
+    imag = twins.view(0, lambda a: a.imag)
+    twins.do(imag, _add_in_place)
