@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy
 
+from .._array.coercion import _check_dtype as check_dtype
 from .._array.coercion import as_expr
 from .._array.ndarray import ndarray
 from .._ir.leaves import Arange, DaskData, Eye, Fill, Linspace
@@ -51,6 +52,7 @@ def full(shape: _ShapeLike, fill_value: Any, dtype: Any = None, order: str = "C"
         base[...] = fill_value
         return base
     value = numpy.full((), fill_value, dtype=dtype)  # NumPy's dtype and its errors
+    check_dtype(value.dtype)
     return ndarray._from_expr(Fill(dims, value.dtype, value.item(), _chunks(dims, chunks)))
 
 
@@ -115,6 +117,10 @@ def array(object: Any, dtype: Any = None, *, copy: bool | None = True, order: st
     """
     if isinstance(object, ndarray) and not copy and (dtype is None or numpy.dtype(dtype) == object.dtype) and ndmin <= object.ndim:
         return object
+    if copy is False and (isinstance(object, ndarray) or not hasattr(object, "__dask_graph__")):
+        # Host data always travels to the workers (and a dtype change or ndmin of ours is
+        # a new array): a copy NumPy's copy=False forbids.
+        raise ValueError("Unable to avoid copy while creating an array as requested.")
     if isinstance(object, ndarray):
         expr = as_expr(object, dtype)
         result = ndarray._from_expr(expr)
@@ -138,7 +144,7 @@ def asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any 
     """dask_gpunumeric implementation of :func:`numpy.asarray`: our arrays pass through."""
     if isinstance(a, ndarray) and (dtype is None or numpy.dtype(dtype) == a.dtype):
         return a
-    return array(a, dtype=dtype, copy=True, chunks=chunks)
+    return array(a, dtype=dtype, copy=copy, chunks=chunks)
 
 
 asanyarray = asarray
@@ -159,20 +165,49 @@ def to_dask(a: ndarray) -> Any:
     return a.to_dask()
 
 
-def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *,
+def arange(start: Any = None, stop: Any = None, step: Any = None, dtype: Any = None, *,
            device: Any = None, like: Any = None, chunks: Any = None) -> ndarray:
-    """dask_gpunumeric implementation of :func:`numpy.arange` (extra: ``chunks=``)."""
+    """dask_gpunumeric implementation of :func:`numpy.arange` (extra: ``chunks=``).
+
+    Differences from NumPy: complex and boolean ranges are computed on the host first.
+    """
+    if start is None and stop is None:
+        return array(numpy.arange(dtype=dtype), chunks=chunks)  # NumPy's TypeError
     if stop is None:
         start, stop = 0, start
+    start = 0 if start is None else start  # arange(stop=5)
     step = 1 if step is None else step
+    kind = numpy.dtype(dtype) if dtype is not None else _arange_dtype(start, stop, step)
+    if kind.kind in "bc" or any(isinstance(x, complex) for x in (start, stop, step)):
+        return array(numpy.arange(start, stop, step, dtype=kind), chunks=chunks)
     length = max(0, math.ceil((stop - start) / step))  # how NumPy computes the length
     if length <= 2:  # tiny: let NumPy itself speak (values, dtype, errors)
-        return array(numpy.arange(start, stop, step, dtype=dtype), chunks=chunks)
-    kind = numpy.dtype(dtype) if dtype is not None else numpy.result_type(start, stop, step)
-    # NumPy stores start and start + step, then fills element i with start + i * delta.
-    head = numpy.array([start, start + step], dtype=kind)
-    delta = step if kind.kind in "iub" else (head[1] - head[0]).item()
-    return ndarray._from_expr(Arange(length, kind, head[0].item(), delta, _chunks((length,), chunks)))
+        return array(numpy.arange(start, stop, step, dtype=kind), chunks=chunks)
+    first, second = _arange_head(start, step, kind)
+    if kind == numpy.float16:  # NumPy's half fill computes in float32
+        delta = (numpy.float32(second) - numpy.float32(first)).item()
+    elif kind.kind in "iu":
+        delta = int(second) - int(first)
+    else:
+        delta = (second - first).item()
+    return ndarray._from_expr(Arange(length, kind, first.item(), delta, second.item(),
+                                     _chunks((length,), chunks)))
+
+
+def _arange_dtype(start: Any, stop: Any, step: Any) -> numpy.dtype:
+    """NumPy's own inference (it is not ``result_type``: NumPy scalars count as Python
+    ones): empty ranges are free to ask for, and dtypes promote pairwise."""
+    return numpy.promote_types(numpy.arange(start, start, step).dtype,
+                               numpy.arange(stop, stop, step).dtype)
+
+
+def _arange_head(start: Any, step: Any, kind: numpy.dtype) -> tuple[Any, Any]:
+    """The two elements NumPy stores before filling: ``start`` and ``start + step`` (added
+    as the Python objects they are), each converted to ``kind``, with NumPy's errors."""
+    head = numpy.empty((2,), dtype=kind)
+    head[0] = start
+    head[1] = start + step
+    return head[0], head[1]
 
 
 def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retstep: bool = False,

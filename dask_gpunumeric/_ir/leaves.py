@@ -32,14 +32,18 @@ class Fill(Leaf):
 
 
 class Arange(Leaf):
-    """``arange(start, stop, step)``: element i is ``start + i * delta`` as NumPy computes it."""
+    """``arange(start, stop, step)`` as NumPy fills it: elements 0 and 1 are ``start`` and
+    ``second`` (what NumPy stores first), element i > 1 is ``start + i * step``, where
+    ``step`` is ``second - start`` in the result dtype."""
 
-    __slots__ = ("start", "step")
+    __slots__ = ("start", "step", "second")
 
-    def __init__(self, length: int, dtype: Any, start: Any, step: Any, chunks: Chunks | None = None):
+    def __init__(self, length: int, dtype: Any, start: Any, step: Any, second: Any,
+                 chunks: Chunks | None = None):
         super().__init__((length,), dtype, chunks)
         self.start = start
         self.step = step
+        self.second = second
 
 
 class Linspace(Leaf):

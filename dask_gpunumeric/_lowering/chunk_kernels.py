@@ -50,15 +50,27 @@ def fill(backend_name: str, dtype: numpy.dtype, value: Any, shape: tuple[int, ..
     return xp.full(shape, value, dtype=dtype)
 
 
-def arange(backend_name: str, dtype: numpy.dtype, start: Any, delta: Any,
+def arange(backend_name: str, dtype: numpy.dtype, start: Any, delta: Any, second: Any,
            shape: tuple[int, ...], offset: tuple[int, ...]) -> Any:
-    """Elements ``offset[0]:offset[0]+shape[0]`` of ``numpy.arange``: ``start + i * delta``
-    in the result dtype, as NumPy's fill computes them."""
+    """Elements ``offset[0]:offset[0]+shape[0]`` of ``numpy.arange``, as NumPy's fill
+    computes them: ``start + i * delta`` in the dtype's arithmetic, wrapping for integers;
+    float16 is computed in float32, as NumPy's half fill does."""
     xp = get_backend(backend_name).xp
     positions = xp.arange(offset[0], offset[0] + shape[0], dtype=numpy.int64)
-    if dtype.kind in "iub":
-        return (positions * delta + start).astype(dtype)
-    return positions.astype(dtype) * dtype.type(delta) + dtype.type(start)
+    if dtype.kind in "iu":
+        # Modular uint64 arithmetic leaves the same residues as NumPy's wrapping C integers.
+        wrapped = positions.astype(numpy.uint64) * numpy.uint64(delta % 2**64)
+        values = (wrapped + numpy.uint64(start % 2**64)).astype(dtype)
+    else:
+        compute = numpy.dtype(numpy.float32) if dtype == numpy.float16 else dtype
+        values = positions.astype(compute) * compute.type(delta) + compute.type(start)
+        values = values.astype(dtype)
+    # NumPy stores elements 0 and 1 before its fill: -0.0 stays -0.0, and element 1 is
+    # start + step rounded once, not start + (second - start).
+    for position, value in ((0, start), (1, second)):
+        if offset[0] <= position < offset[0] + shape[0]:
+            values[position - offset[0]] = value
+    return values
 
 
 def linspace(backend_name: str, dtype: numpy.dtype, start: Any, stop: Any, endpoint: bool,

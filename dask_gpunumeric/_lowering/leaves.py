@@ -22,7 +22,8 @@ def lower_fill(node: ir.Fill, inputs: list, backend: str) -> da.Array:
 
 
 def lower_arange(node: ir.Arange, inputs: list, backend: str) -> da.Array:
-    kernel = partial(chunk_kernels.arange, backend, node.dtype, node.start, node.step)
+    kernel = partial(chunk_kernels.arange, backend, node.dtype, node.start, node.step,
+                     node.second)
     return from_block_function(node.name, _chunks(node), node.dtype, backend, kernel)
 
 
