@@ -92,13 +92,19 @@ def _assign(target: ndarray, value: ndarray) -> ndarray:
     return target
 
 
+def _conjugate(self: ndarray) -> ndarray:
+    """``ndarray.conj()``: NumPy returns a real array itself (``numpy.conj`` would cast
+    bool to int8)."""
+    return ufuncs["conjugate"](self) if self.dtype.kind == "c" else self
+
+
 _METHODS = {
     "sum": reductions.sum, "prod": reductions.prod, "mean": reductions.mean,
     "var": reductions.var, "std": reductions.std, "max": reductions.max, "min": reductions.min,
     "any": reductions.any, "all": reductions.all, "argmax": reductions.argmax,
     "argmin": reductions.argmin, "cumsum": reductions.cumsum, "cumprod": reductions.cumprod,
     "dot": linear_algebra.dot, "astype": elementwise.astype, "clip": elementwise.clip,
-    "conj": _as_method(ufuncs["conjugate"]), "conjugate": _as_method(ufuncs["conjugate"]),
+    "conj": _conjugate, "conjugate": _conjugate,
 }
 
 

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy
 
+from .._array.coercion import _check_dtype as check_dtype
 from .._array.coercion import as_expr, as_operand
 from .._array.ndarray import ndarray
 from .._ir.elementwise import Elementwise, cast_node, clip_node, where_node
@@ -27,14 +28,23 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Any:
 def clip(a: Any, a_min: Any = numpy._NoValue, a_max: Any = numpy._NoValue, out: Any = None, *,  # type: ignore[attr-defined]
          min: Any = numpy._NoValue, max: Any = numpy._NoValue, **kwargs: Any) -> ndarray:  # type: ignore[attr-defined]  # noqa: A002
     """dask_gpunumeric implementation of :func:`numpy.clip`."""
-    low = min if a_min is numpy._NoValue else a_min  # type: ignore[attr-defined]
-    high = max if a_max is numpy._NoValue else a_max  # type: ignore[attr-defined]
-    low = None if low is numpy._NoValue else low  # type: ignore[attr-defined]
-    high = None if high is numpy._NoValue else high  # type: ignore[attr-defined]
+    no_value = numpy._NoValue  # type: ignore[attr-defined]
+    if (min is not no_value or max is not no_value) and (a_min is not no_value or a_max is not no_value):
+        raise ValueError("Passing `min` or `max` keyword argument when `a_min` and `a_max` "
+                         "are provided is forbidden.")
+    low = min if a_min is no_value else a_min
+    high = max if a_max is no_value else a_max
+    low = None if low is no_value else low
+    high = None if high is no_value else high
     result = ndarray._from_expr(clip_node(as_operand(a), as_operand(low) if low is not None else None,
                                           as_operand(high) if high is not None else None))
     if out is None:
         return result
+    if not isinstance(out, ndarray):
+        raise TypeError("return arrays must be of ArrayType")
+    # NumPy's clip is a ufunc: its out= follows same_kind casting, with NumPy's error.
+    numpy.clip(numpy.empty((0,), dtype=result.dtype), None, None,
+               out=numpy.empty((0,), dtype=out.dtype))
     out[...] = result
     return out
 
@@ -43,6 +53,9 @@ def astype(x: ndarray, dtype: Any, order: str = "K", casting: str = "unsafe", su
            copy: bool = True) -> ndarray:
     """dask_gpunumeric implementation of :meth:`numpy.ndarray.astype`."""
     dtype = numpy.dtype(dtype)
+    if not isinstance(x, ndarray):
+        x = ndarray._from_expr(as_expr(x))
+    check_dtype(dtype)
     if not numpy.can_cast(x.dtype, dtype, casting=casting):
         raise TypeError(
             f"Cannot cast array data from {x.dtype!r} to {dtype!r} according to the rule {casting!r}"
