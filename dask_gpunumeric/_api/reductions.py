@@ -41,9 +41,9 @@ def _unsupported(name: str, **given: Any) -> None:
 
 def _reduce(kind: str, a: Any, axis: Any, out: Any, keepdims: Any, **params: Any) -> ndarray:
     source = as_expr(a)
-    node = reduction_node(
-        kind, source, axis=axis, keepdims=False if keepdims is _NoValue else keepdims, **params
-    )
+    keepdims = False if keepdims is _NoValue else keepdims
+    out_dtype = None if out is None else out.dtype
+    node = reduction_node(kind, source, axis=axis, keepdims=keepdims, out_dtype=out_dtype, **params)
     return _result(node, out)
 
 
@@ -183,15 +183,24 @@ def argmin(a: Any, axis: Any = None, out: Any = None, *, keepdims: Any = False) 
 
 def _cumulative(kind: str, a: Any, axis: Any, dtype: Any, out: Any) -> ndarray:
     source = as_expr(a)
-    probe = getattr(numpy, kind)(stand_in_with_ndim(source), axis=axis, dtype=dtype)
+    stand_in = stand_in_with_ndim(source)
+    probe = getattr(numpy, kind)(stand_in, axis=axis, dtype=dtype)  # NumPy's dtype and errors
+    if out is not None:
+        # NumPy's casting rule for writing into ``out``, checked on a stand-in.
+        getattr(numpy, kind)(
+            stand_in, axis=axis, dtype=dtype, out=numpy.empty_like(probe, out.dtype)
+        )
+    scanned_axis = axis
     if axis is None or source.ndim == 0:
         # NumPy scans the flattened array; a 0-d array scans as shape (1,) along axis 0/-1.
         source = Reshape(source, (source.size,))
-        axis = 0 if axis is None else axis
-    (axis,) = normalize_axis(axis, source.ndim) or (0,)
-    result = ndarray._from_expr(Cumulative(kind, source, axis, probe.dtype))
+        scanned_axis = 0 if axis is None else axis
+    (scanned_axis,) = normalize_axis(scanned_axis, source.ndim) or (0,)
+    result = ndarray._from_expr(Cumulative(kind, source, scanned_axis, probe.dtype))
     if out is None:
         return result
+    if out.shape != result.shape:
+        raise ValueError("provided out is the wrong size for the accumulation.")
     out[...] = result
     return out
 

@@ -66,24 +66,48 @@ def _probe(
     return numpy.asarray(getattr(numpy, kind)(stand_in, axis=axis, keepdims=keepdims, **params))
 
 
+def _check_out_dtype(
+    kind: str,
+    source: Expr,
+    axis: Any,
+    keepdims: Any,
+    params: dict[str, Any],
+    shape: tuple[int, ...],
+    out_dtype: Any,
+) -> None:
+    if out_dtype is not None:
+        out = numpy.empty(shape, dtype=out_dtype)
+        _probe(kind, source, axis, keepdims, {**params, "out": out})
+
+
 def reduction_node(
-    kind: str, source: Expr, axis: Any = None, keepdims: Any = False, **params: Any
+    kind: str,
+    source: Expr,
+    axis: Any = None,
+    keepdims: Any = False,
+    out_dtype: Any = None,
+    **params: Any,
 ) -> Expr:
     """Check the call with NumPy on a stand-in, then build the node.
 
     An empty source needs no computation: NumPy's answer on the (zero-memory) stand-in of
     the real shape *is* the result (``sum`` gives zeros, ``mean`` NaN, ``max`` over a
-    non-empty axis an empty array), so it becomes a constant leaf.
+    non-empty axis an empty array), so it becomes a constant leaf. ``out_dtype``, the dtype
+    of an ``out=`` array, is checked by a second probe writing into a stand-in of it (NumPy
+    refuses, e.g., ``std`` into integers and ``argmax`` into floats).
     """
     params = {k: v for k, v in params.items() if v is not None}
     if "dtype" in params:
         params["dtype"] = numpy.dtype(params["dtype"])
     if source.size == 0:
-        return HostData(numpy.array(_probe(kind, source, axis, keepdims, params)))
+        constant = _probe(kind, source, axis, keepdims, params)
+        _check_out_dtype(kind, source, axis, keepdims, params, constant.shape, out_dtype)
+        return HostData(numpy.array(constant))
     with warnings.catch_warnings():
         # The 1-element stand-in warns where the real data need not (var with ddof=1 ...).
         warnings.simplefilter("ignore", RuntimeWarning)
         probe = _probe(kind, source, axis, keepdims, params)
+        _check_out_dtype(kind, source, axis, keepdims, params, probe.shape, out_dtype)
     keepdims = bool(keepdims)  # NumPy (the probe) accepted it: 1 counts as True
     # NumPy's ufunc reductions accept axis 0 / -1 on a 0-d array (the probe said so): for a
     # 0-d array every accepted axis reduces nothing.

@@ -368,3 +368,54 @@ def test_ufunc_accumulate_dispatches_to_ours() -> None:
         assert_eq(
             ufunc.accumulate(ours, axis=1, dtype=float), ufunc.accumulate(host, axis=1, dtype=float)
         )
+
+
+@pytest.mark.parametrize("name", ALL_FUNCTIONS)
+def test_out_dtypes(name: str) -> None:
+    """Writing into ``out=`` of another dtype casts, or refuses, as NumPy does (``std`` into
+    integers and ``argmax`` into floats are refused)."""
+    host = make_host((6, 4), "float64")
+    shape = (6, 4) if name in SCANS else (4,)
+    for dtype in ("int32", "float32", "complex128", "bool", "intp"):
+
+        def numpy_call(dtype: str = dtype) -> numpy.ndarray:
+            out = numpy.zeros(shape, dtype=dtype)
+            getattr(numpy, name)(host, axis=0, out=out)
+            return out
+
+        def our_call(dtype: str = dtype) -> Any:
+            out = dnp.zeros(shape, dtype=dtype)
+            getattr(dnp, name)(dnp.array(host, chunks=(4, 3)), axis=0, out=out)
+            return out
+
+        try:
+            expected = numpy_call()
+        except Exception:  # noqa: BLE001 - NumPy refuses: we must refuse alike
+            assert_raises_like(numpy_call, our_call)
+            continue
+        assert_eq(our_call(), expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", SCANS)
+def test_scan_out_wrong_shape(name: str) -> None:
+    host = make_host((6, 4), "float64")
+    for axis, bad in ((None, (6, 4)), (None, (4, 6)), (0, (2, 6, 4)), (0, (1, 4))):
+        assert_raises_like(
+            lambda axis=axis, bad=bad: getattr(numpy, name)(host, axis=axis, out=numpy.zeros(bad)),
+            lambda axis=axis, bad=bad: getattr(dnp, name)(
+                dnp.array(host), axis=axis, out=dnp.zeros(bad)
+            ),
+        )
+
+
+def test_methods_with_keywords() -> None:
+    host = make_host((6, 4), "int16")
+    ours = dnp.array(host, chunks=(4, 3))
+    assert_eq(ours.sum(axis=0, dtype="float32"), host.sum(axis=0, dtype="float32"), rtol=1e-6)
+    assert_eq(ours.mean(0, "float32", None, True), host.mean(0, "float32", None, True), rtol=1e-6)
+    assert_eq(ours.var(axis=1, ddof=1), host.var(axis=1, ddof=1), rtol=1e-12)
+    assert_eq(ours.std(0, None, None, 2), host.std(0, None, None, 2), rtol=1e-12)
+    assert_eq(ours.cumprod(axis=1, dtype="int64"), host.cumprod(axis=1, dtype="int64"))
+    out = dnp.zeros(6, dtype="int64")
+    assert ours.max(axis=1, out=out) is out
+    assert_eq(out, host.max(axis=1).astype("int64"))
