@@ -9,8 +9,8 @@ import numpy
 from .._array.coercion import _check_dtype as check_dtype
 from .._array.coercion import as_expr, as_operand
 from .._array.ndarray import ndarray
-from .._ir.elementwise import Elementwise, cast_node, clip_node, where_node
 from .._ir.dtypes import stand_in
+from .._ir.elementwise import Elementwise, cast_node, clip_node, where_node
 
 
 def where(condition: Any, x: Any = None, y: Any = None) -> Any:
