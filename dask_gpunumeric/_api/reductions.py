@@ -16,19 +16,14 @@ from .._ir.reductions import Cumulative, normalize_axis, reduction_node
 _NoValue = numpy._NoValue  # type: ignore[attr-defined]
 
 
-def _result(node: Any, out: ndarray | None) -> ndarray:
-    result = ndarray._from_expr(node)
-    if out is None:
-        return result
-    if out.shape != result.shape:
+def _check_out_shape(kind: str, node: Any, out: ndarray) -> None:
+    if out.shape != node.shape:
         raise ValueError(
-            f"output parameter for reduction operation {node.kind} has the wrong number of dimensions: "
-            f"Found {out.ndim} but expected {result.ndim}"
-            if out.ndim != result.ndim
-            else f"output parameter has the wrong shape {out.shape}, expected {result.shape}"
+            f"output parameter for reduction operation {kind} has the wrong number of "
+            f"dimensions: Found {out.ndim} but expected {node.ndim}"
+            if out.ndim != node.ndim
+            else f"output parameter has the wrong shape {out.shape}, expected {node.shape}"
         )
-    out[...] = result
-    return out
 
 
 def _unsupported(name: str, **given: Any) -> None:
@@ -42,9 +37,15 @@ def _unsupported(name: str, **given: Any) -> None:
 def _reduce(kind: str, a: Any, axis: Any, out: Any, keepdims: Any, **params: Any) -> ndarray:
     source = as_expr(a)
     keepdims = False if keepdims is _NoValue else keepdims
-    out_dtype = None if out is None else out.dtype
-    node = reduction_node(kind, source, axis=axis, keepdims=keepdims, out_dtype=out_dtype, **params)
-    return _result(node, out)
+    node = reduction_node(kind, source, axis=axis, keepdims=keepdims, **params)
+    if out is None:
+        return ndarray._from_expr(node)
+    _check_out_shape(kind, node, out)
+    if out.dtype != node.dtype:
+        # Raises NumPy's refusal (std into integers, argmax into floats), else builds again.
+        reduction_node(kind, source, axis=axis, keepdims=keepdims, out_dtype=out.dtype, **params)
+    out[...] = ndarray._from_expr(node)
+    return out
 
 
 def sum(
