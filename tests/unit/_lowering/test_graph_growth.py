@@ -74,3 +74,16 @@ def test_auto_persist_bounds_version_depth() -> None:
             depths.append(grid._store.version.depth)
     assert max(depths) <= limit
     numpy.testing.assert_array_equal(grid.compute(), expected)
+
+
+def test_write_through_a_reshape_keeps_chunks_and_far_blocks() -> None:
+    array = dnp.zeros((8, 6), chunks=(4, 3))
+    chunks = array.to_dask().chunks
+    array.reshape(4, 12)[3, 1:5] = 1.0  # base row 7: the second row of blocks
+    assert array.to_dask().chunks == chunks  # equal shapes keep equal chunks
+    layer = _layer_of(array)
+    untouched = sorted(key[1:] for key, task in layer.items() if not _is_write_task(task))
+    assert untouched == [(0, 0), (0, 1)]
+    expected = numpy.zeros((8, 6))
+    expected.reshape(4, 12)[3, 1:5] = 1.0
+    numpy.testing.assert_array_equal(array.compute(), expected)
