@@ -129,6 +129,8 @@ def _array_ufunc(self: ndarray, ufunc: numpy.ufunc, method: str, *inputs: Any, *
         scan = _UFUNC_SCANS.get(ufunc.__name__)
         if method == "accumulate" and scan is not None:
             return _ufunc_reduce(scan, *inputs, **kwargs)
+        if method == "outer" and ours is not None:
+            return ours.outer(*inputs, **kwargs)
         return NotImplemented
     if "out" in kwargs and isinstance(kwargs["out"], tuple) and len(kwargs["out"]) == 1:
         kwargs["out"] = kwargs["out"][0]

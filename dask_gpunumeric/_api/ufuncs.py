@@ -43,8 +43,62 @@ class ufunc:  # noqa: N801 - NumPy's name
             return wrapped[0] if len(wrapped) == 1 else wrapped
         outs = outs or (None,) * len(results)
         _check_output_casting(self, operands, outs, dtype, casting)
-        written = tuple(_write_output(self, r, o, where, casting) for r, o in zip(results, outs))
+        written = tuple(_write_output(self, r, o, where, casting) for r, o in zip(results, outs, strict=True))
         return written[0] if len(written) == 1 else written
+
+
+    def __getattr__(self, name: str) -> Any:
+        # Static metadata is NumPy's own (identity, types, ...).
+        if name in _NUMPY_METADATA:
+            return getattr(self.spec.numpy_ufunc, name)
+        raise AttributeError(f"'ufunc' object has no attribute '{name}'")
+
+    def outer(self, A: Any, B: Any, /, **kwargs: Any) -> Any:  # noqa: N803 - NumPy's names
+        """``ufunc.outer``: ``ufunc(A[..., newaxis * B.ndim], B)``, the first a live view."""
+        if self.nin != 2:
+            raise ValueError("method outer is only supported for binary functions")
+        from .creation import asarray
+
+        a, b = asarray(A), asarray(B)
+        return self(a.reshape(a.shape + (1,) * b.ndim), b, **kwargs)
+
+    def reduce(self, array: Any, axis: Any = 0, dtype: Any = None, out: Any = None,
+               **kwargs: Any) -> Any:
+        """``ufunc.reduce`` for the ufuncs NumPy's reductions stand for (add: sum, ...)."""
+        from . import array_methods  # it imports this module
+
+        reducer = array_methods._UFUNC_REDUCERS.get(self.spec.numpy_name)
+        if reducer is None:
+            raise _method_not_implemented(self, "reduce")
+        return array_methods._ufunc_reduce(reducer, array, axis=axis, dtype=dtype, out=out,
+                                           **kwargs)
+
+    def accumulate(self, array: Any, axis: int = 0, dtype: Any = None, out: Any = None,
+                   **kwargs: Any) -> Any:
+        """``ufunc.accumulate`` for add (cumsum) and multiply (cumprod)."""
+        from . import array_methods
+
+        scan = array_methods._UFUNC_SCANS.get(self.spec.numpy_name)
+        if scan is None:
+            raise _method_not_implemented(self, "accumulate")
+        return array_methods._ufunc_reduce(scan, array, axis=axis, dtype=dtype, out=out, **kwargs)
+
+    def at(self, *args: Any, **kwargs: Any) -> None:
+        raise _method_not_implemented(self, "at")
+
+    def reduceat(self, *args: Any, **kwargs: Any) -> Any:
+        raise _method_not_implemented(self, "reduceat")
+
+
+_NUMPY_METADATA = frozenset(("identity", "types", "ntypes", "signature"))
+
+
+def _method_not_implemented(function: ufunc, method: str) -> NotImplementedError:
+    name = function.spec.numpy_name
+    return NotImplementedError(
+        f"dask_gpunumeric does not implement {name}.{method} yet; compute first and use "
+        f"numpy.{name}.{method}(a.compute(), ...), or work on a.to_dask()"
+    )
 
 
 def _split_outputs(function: ufunc, args: tuple[Any, ...], out: Any) -> tuple[tuple[Any, ...], Any]:

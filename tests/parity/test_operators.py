@@ -4,7 +4,8 @@ scalars and host arrays on the left) and in-place forms, including through views
 from __future__ import annotations
 
 import operator
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import dask
 import numpy

@@ -478,3 +478,52 @@ def test_host_inputs_give_our_arrays() -> None:
     assert_eq(dnp.exp(host), numpy.exp(host), rtol=1e-12)
     assert_eq(dnp.add([1, 2, 3], 1), numpy.add([1, 2, 3], 1))
     assert_eq(dnp.add(host, host), numpy.add(host, host))
+
+
+# -- ufunc methods -----------------------------------------------------------------------
+BINARY_ROWS = tuple(row for row in CANONICAL if row.nin == 2)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "int64"])
+def test_outer_every_binary_ufunc(dtype: str) -> None:
+    """``ufunc.outer`` of every binary row; NumPy's ``numpy.add.outer(ours, x)`` too."""
+    pending: Pending = []
+    for spec in BINARY_ROWS:
+        left = sample(dtype, (2, 3), 0, spec=spec)
+        right = sample(_second_dtype(spec, dtype), (4,), 1, second=True, spec=spec)
+        outer = spec.numpy_ufunc.outer
+        try:
+            expected = outer(left, right)
+        except Exception:  # noqa: BLE001
+            assert_raises_like(lambda: outer(left, right),  # noqa: B023 - called at once
+                               lambda: getattr(dnp, spec.name).outer(ours(left, 2), right))  # noqa: B023
+            continue
+        actual = getattr(dnp, spec.name).outer(ours(left, (1, 2)), ours(right, 3))
+        dispatched = outer(ours(left, 2), right)
+        for mine, theirs in zip(actual if spec.nout > 1 else (actual,),
+                                expected if spec.nout > 1 else (expected,), strict=True):
+            pending.append((mine, theirs, tolerance(spec, theirs.dtype), f"{spec.name}.outer"))
+        first = dispatched[0] if spec.nout > 1 else dispatched
+        first_expected = expected[0] if spec.nout > 1 else expected
+        pending.append((first, first_expected, tolerance(spec, first_expected.dtype), "dispatch"))
+    verify(pending)
+
+
+def test_outer_of_unary_ufunc_raises() -> None:
+    host = numpy.arange(3.0)
+    assert_raises_like(lambda: numpy.sin.outer(host, host), lambda: dnp.sin.outer(host, host))
+
+
+def test_reduce_accumulate_and_metadata() -> None:
+    host = numpy.arange(1, 13).reshape(3, 4)
+    array = ours(host, 2)
+    assert_eq(dnp.add.reduce(array), numpy.add.reduce(host))
+    assert_eq(dnp.maximum.reduce(array, axis=1), numpy.maximum.reduce(host, axis=1))
+    assert_eq(dnp.multiply.accumulate(array), numpy.multiply.accumulate(host))
+    for name in ("add", "maximum", "logical_and", "sin"):
+        assert getattr(dnp, name).identity == getattr(numpy, name).identity
+        assert getattr(dnp, name).types == getattr(numpy, name).types
+    with pytest.raises(NotImplementedError, match=r"numpy\.add\.at"):
+        dnp.add.at(array, [0], 1)
+    with pytest.raises(NotImplementedError, match="compute"):
+        dnp.subtract.reduce(array)
