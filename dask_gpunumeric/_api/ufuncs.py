@@ -38,6 +38,7 @@ class ufunc:  # noqa: N801 - NumPy's name
         if signature is not None:
             raise NotImplementedError("dask_gpunumeric ufuncs do not support signature=")
         results = ufunc_node(self.spec.name, self.spec.numpy_ufunc, operands, dtype, casting)
+        _check_scalar_exponent(self, operands, results[0])
         if outs is None and where is True:
             wrapped = tuple(ndarray._from_expr(r) for r in results)
             return wrapped[0] if len(wrapped) == 1 else wrapped
@@ -149,6 +150,17 @@ def _refuse_like_numpy(function: ufunc, inputs: tuple[Any, ...]) -> None:
                  numpy.empty((0,), dtype=x.dtype if d is None else d)
                  for x, d in zip(inputs, dtypes, strict=True)]
     function.spec.numpy_ufunc(*stand_ins)
+
+
+def _check_scalar_exponent(function: ufunc, operands: tuple[Any, ...], result: Any) -> None:
+    """NumPy refuses ``int ** -n`` when its loop meets it. A scalar exponent is known now,
+    so the error comes at the call (an array exponent's values are only seen at compute)."""
+    if function.spec.numpy_name != "power" or result.dtype.kind not in "iu" or result.size == 0:
+        return
+    exponent = operands[1]
+    is_integer = isinstance(exponent, (int, numpy.integer)) and not isinstance(exponent, bool)
+    if is_integer and exponent < 0:
+        raise ValueError("Integers to negative integer powers are not allowed.")
 
 
 def _check_output_casting(function: ufunc, operands: tuple[Any, ...], outs: tuple[Any, ...],

@@ -267,3 +267,15 @@ def test_bool_of_arrays() -> None:
     assert_raises_like(lambda: bool(numpy.ones(2) == 1), lambda: bool(dnp.ones(2) == 1))
     assert bool(dnp.ones(1) == 1) is True
     assert (dnp.arange(3) == dnp.arange(3)).all()
+
+
+def test_negative_integer_scalar_exponent_raises_at_call() -> None:
+    """``int ** -1`` is NumPy's ValueError; with a scalar exponent it is known at the call."""
+    host = numpy.arange(3)
+    ours = dnp.array(host)
+    for exponent in (-1, numpy.int8(-2)):
+        assert_raises_like(lambda: host ** exponent, lambda: ours ** exponent)  # noqa: B023
+        assert_raises_like(lambda: numpy.power(host, exponent), lambda: dnp.power(ours, exponent))  # noqa: B023
+    assert_raises_like(lambda: numpy.array([True]) ** -1, lambda: dnp.array([True]) ** -1)
+    assert_eq(ours ** -1.0, host ** -1.0)
+    assert_eq(dnp.array([], dtype=int) ** -1, numpy.array([], dtype=int) ** -1)
