@@ -88,6 +88,9 @@ def _reshape(value: Expr, shape: tuple[int, ...]) -> Expr:
     return Reshape(value, shape)
 
 
+_HOST_ONLY_KINDS = "OSUVMm"  # dtypes our arrays do not hold
+
+
 def _value_expr(value: Any, dtype: numpy.dtype, max_ndim: int | None = None) -> Expr:
     """The right-hand side, cast as NumPy's assignment casts: unsafe for arrays; a scalar
     must fit (``uint8[...] = 300`` raises NumPy's ``OverflowError``); a nested sequence is
@@ -98,7 +101,10 @@ def _value_expr(value: Any, dtype: numpy.dtype, max_ndim: int | None = None) -> 
     if isinstance(value, (ndarray, Expr)) or hasattr(value, "__dask_graph__"):
         return cast_node(as_expr(value), dtype)
     if isinstance(value, numpy.ndarray):
-        return cast_node(as_expr(value), dtype) if value.ndim else HostData(value.astype(dtype))
+        if value.ndim == 0 or value.dtype.kind in _HOST_ONLY_KINDS:
+            # Strings, objects, datetimes: NumPy's own conversion, on the host.
+            return HostData(value.astype(dtype))
+        return cast_node(as_expr(value), dtype)
     if numpy.ndim(value) == 0:
         host = numpy.empty((), dtype=dtype)
         host[()] = value

@@ -230,6 +230,8 @@ BAD_SETS = [
     (numpy.int32, numpy.array([True, False, True, False, False]), [[1, 2]]),
     (numpy.int8, [[0, 1]], [[1000, 1]]),  # a list is converted to the dtype: out of range
     (numpy.int32, [0, 1], [numpy.nan, 1.0]),
+    (numpy.float64, slice(0, 2), numpy.array(["x", "2"])),
+    (numpy.int32, slice(0, 2), numpy.array([1, None], dtype=object)),
 ]
 
 
@@ -267,6 +269,8 @@ def test_sequence_values_convert_like_numpy() -> None:
         (bool, 0, numpy.array([2.0])),
         (numpy.float64, (0, Ellipsis), numpy.array([4.0])),
         (numpy.int32, numpy.array([True, False] * 2 + [True]), [7]),
+        (numpy.float64, slice(0, 2), numpy.array(["1.5", "2"])),
+        (numpy.float64, [0, 1], numpy.array([1, None], dtype=object)),
     ]:
         expected = numpy.arange(5).astype(dtype)
         ours = dnp.array(expected, chunks=2)
