@@ -50,7 +50,7 @@ def _comparison(function: Any) -> Any:
         except TypeError:
             if function.__name__ in ("equal", "not_equal"):
                 return _all_unequal(self, other, function.__name__ == "not_equal")
-            return NotImplemented
+            raise  # NumPy's UFuncTypeError for ordering an array with a string
 
     return compare
 

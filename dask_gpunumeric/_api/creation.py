@@ -216,12 +216,16 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
-    probe = numpy.linspace(start, stop, num=min(num, 2), endpoint=endpoint, dtype=dtype)
-    if axis != 0:
-        raise NotImplementedError("dask_gpunumeric.linspace supports axis=0 only")
-    shape = (num,) + probe.shape[1:]
+    probe = numpy.linspace(start, stop, num=min(num, 2), endpoint=endpoint, dtype=dtype,
+                           axis=axis)  # NumPy's dtype and errors (a bad axis included)
+    shape = (num,) + numpy.broadcast_shapes(numpy.shape(start), numpy.shape(stop))
     result = ndarray._from_expr(Linspace(shape, probe.dtype, numpy.asarray(start).tolist(),
                                          numpy.asarray(stop).tolist(), endpoint, _chunks(shape, chunks)))
+    if axis != 0:
+        # NumPy itself builds along axis 0 and returns a moveaxis view; so do we.
+        order = list(range(1, len(shape)))
+        order.insert(numpy.lib.array_utils.normalize_axis_index(axis, len(shape)), 0)
+        result = result.transpose(order)
     if retstep:
         divisor = (num - 1) if endpoint else num
         step = (numpy.asarray(stop) - numpy.asarray(start)) / divisor if divisor > 0 else numpy.nan

@@ -320,3 +320,11 @@ def test_to_dask_round_trip() -> None:
     back = dnp.from_dask(lazy * 2)
     assert_eq(back, host * 2)
     assert_eq(dnp.from_dask(dnp.to_dask(back)), host * 2)
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1, 2, -3])
+def test_linspace_axis(axis: int) -> None:
+    """NumPy builds along axis 0 and returns a moveaxis view of it."""
+    check("linspace", [0, 1], [2, 5], 4, axis=axis)
+    check("linspace", [[0, 1], [2, 3]], 5, 3, False, axis=axis, chunks=2)
+    check("linspace", 0, 1, 3, axis=axis)

@@ -248,6 +248,8 @@ def test_comparison_with_unsupported_objects() -> None:
     assert_eq(ours == None, host == None)  # noqa: E711 - the operator is what is tested
     assert_eq(ours != "a", host != "a")
     assert_raises_like(lambda: host < None, lambda: ours < None)
+    assert_raises_like(lambda: host < "a", lambda: ours < "a")
+    assert_raises_like(lambda: "a" >= host, lambda: "a" >= ours)
 
 
 def test_operators_on_python_and_numpy_scalars_keep_nep50() -> None:
