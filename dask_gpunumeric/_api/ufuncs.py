@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy
@@ -12,6 +13,11 @@ from .._array.ndarray import ndarray
 from .._ir.dtypes import stand_in
 from .._ir.elementwise import cast_node, ufunc_node, where_node
 from .._ir.ufunc_table import UfuncSpec, ufunc_table
+
+
+_NOT_GIVEN = object()  # out= omitted (NumPy warns about where= then), not out=None
+_WHERE_WITHOUT_OUT = ("'where' used without 'out', expect unitialized memory in output. "
+                      "If this is intentional, use out=None.")
 
 
 class ufunc:  # noqa: N801 - NumPy's name
@@ -30,8 +36,13 @@ class ufunc:  # noqa: N801 - NumPy's name
     def __repr__(self) -> str:
         return f"<dask_gpunumeric ufunc '{self.spec.name}'>"
 
-    def __call__(self, *args: Any, out: Any = None, where: Any = True, casting: str = "same_kind",
-                 order: str = "K", dtype: Any = None, subok: bool = True, signature: Any = None) -> Any:
+    def __call__(self, *args: Any, out: Any = _NOT_GIVEN, where: Any = True,
+                 casting: str = "same_kind", order: str = "K", dtype: Any = None,
+                 subok: bool = True, signature: Any = None) -> Any:
+        if out is _NOT_GIVEN:
+            out = None
+            if where is not True and len(args) <= self.nin:
+                warnings.warn(_WHERE_WITHOUT_OUT, UserWarning, stacklevel=2)
         inputs, outs = _split_outputs(self, args, out)
         _refuse_like_numpy(self, inputs)
         operands = tuple(as_operand(x) for x in inputs)
@@ -174,14 +185,17 @@ def _check_output_casting(function: ufunc, operands: tuple[Any, ...], outs: tupl
 
 def _write_output(function: ufunc, result: Any, out: ndarray | None, where: Any, casting: str) -> ndarray:
     """Cast ``result`` into ``out`` by ``casting`` (NumPy's check) and write it through
-    ``out``'s view; ``where=False`` positions keep ``out``'s old values."""
+    ``out``'s view; ``where=False`` positions keep ``out``'s old values.
+
+    Differences from NumPy: without ``out``, unselected elements are zeros (NumPy leaves
+    them uninitialized)."""
     if out is None:
         if where is True:
             return ndarray._from_expr(result)
-        raise NotImplementedError(
-            "dask_gpunumeric ufuncs need out= when where= is given (uninitialized memory "
-            "is not reproducible)"
-        )
+        from .creation import zeros
+
+        # NumPy leaves the unselected elements uninitialized; ours are zeros, as empty's.
+        out = zeros(result.shape, dtype=result.dtype)
     if numpy.broadcast_shapes(result.shape, out.shape) != out.shape:
         raise ValueError(
             f"non-broadcastable output operand with shape {out.shape} doesn't match the "

@@ -525,3 +525,21 @@ def test_reduce_accumulate_and_metadata() -> None:
         dnp.add.at(array, [0], 1)
     with pytest.raises(NotImplementedError, match="compute"):
         dnp.subtract.reduce(array)
+
+
+def test_where_without_out_selected_values() -> None:
+    """NumPy leaves unselected elements uninitialized: only selected ones are compared;
+    ours are documented as zeros (as ``empty``'s contents)."""
+    host = sample("float64", (3, 4))
+    mask = numpy.arange(12).reshape(3, 4) % 2 == 0
+    expected = numpy.sqrt(host, where=mask, out=None)
+    actual = dnp.sqrt(dnp.array(host, chunks=2), where=mask, out=None)
+    assert_eq(dnp.where(mask, actual, 0.0), numpy.where(mask, expected, 0.0))
+    assert_eq(actual, numpy.where(mask, expected, 0.0))
+    quotient, remainder = dnp.divmod(dnp.array(host), 2.0, where=dnp.array(mask), out=None)
+    assert_eq(remainder, numpy.where(mask, numpy.divmod(host, 2.0)[1], 0.0))
+    # Without out= at all, NumPy warns that the output is uninitialized; so do we.
+    with pytest.warns(UserWarning, match="where"):
+        numpy.sqrt(host, where=mask)
+    with pytest.warns(UserWarning, match="where"):
+        dnp.sqrt(dnp.array(host), where=mask)
