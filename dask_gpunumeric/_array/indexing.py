@@ -47,8 +47,21 @@ def getitem(array: Any, index: Any) -> Any:
         check_basic_index(array.shape, index)
         region = Region.from_index(array.shape, index)
         return type(array)._from_parts(array._store, array._view.then_region(region))
-    coords = advanced_index_coords(array.shape, _host_index(index))
-    return type(array)._from_expr(Gather(array._read(), coords))
+    coords = _coords(array, index)
+    return type(array)._from_expr(Gather(_flat_if_0d(array._read()), coords))
+
+
+def _coords(array: Any, index: tuple[Any, ...]) -> tuple[numpy.ndarray, ...]:
+    """The points an advanced index selects (NumPy's errors), as coordinates into the
+    array, or into its one-element 1-d form when it is 0-d (``a[True]`` has shape (1,))."""
+    if array.ndim:
+        return advanced_index_coords(array.shape, _host_index(index))
+    selected = numpy.broadcast_to(numpy.zeros((), dtype=numpy.intp), ())[_host_index(index)]
+    return (numpy.zeros(numpy.shape(selected), dtype=numpy.intp),)
+
+
+def _flat_if_0d(value: Expr) -> Expr:
+    return _reshape(value, (1,)) if value.ndim == 0 else value
 
 
 def _is_element(index: tuple[Any, ...], ndim: int) -> bool:
@@ -158,10 +171,12 @@ def setitem(array: Any, index: Any, value: Any) -> None:
     _check_mask_value(array, index, rhs)
     new_value = _masked_where(array, index, rhs)
     if new_value is None:
-        coords = advanced_index_coords(array.shape, _host_index(index))
-        target_shape = coords[0].shape if coords else ()
+        coords = _coords(array, index)
+        target_shape = coords[0].shape
         _fit_value(rhs, target_shape)
-        new_value = Scatter(array._read(), coords, _squeeze_leading(rhs, len(target_shape)))
+        rhs = _squeeze_leading(rhs, len(target_shape))
+        new_value = Scatter(_flat_if_0d(array._read()), coords, rhs)
+        new_value = _reshape(new_value, ()) if array.ndim == 0 else new_value
     whole = Region.identity(array.shape)
     array._store.replace(array._view.write(array._store.version, whole, new_value))
 

@@ -124,6 +124,8 @@ def write_block(block: Any, local: tuple[slice, ...], piece: Any) -> Any:
 
 def scatter_block(block: Any, local_coords: tuple[numpy.ndarray, ...],
                   point_ids: numpy.ndarray, values: Any) -> Any:
+    """A copy of ``block`` with its points set; the points are distinct (the lowering kept
+    each one's last write), so the result does not depend on the device's write order."""
     updated = block.copy()
     updated[local_coords] = values[point_ids]
     return updated

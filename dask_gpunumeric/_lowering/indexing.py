@@ -104,6 +104,19 @@ def _points_by_block(coords: tuple[numpy.ndarray, ...], chunks: tuple[tuple[int,
         yield block, local, ids
 
 
+def _last_writes(coords: tuple[numpy.ndarray, ...], shape: tuple[int, ...]
+                 ) -> tuple[tuple[numpy.ndarray, ...], numpy.ndarray]:
+    """Each written point once, with the id of its last write: NumPy's "last one wins",
+    which a GPU scatter with repeated indices does not promise (CuPy leaves it undefined)."""
+    flat = tuple(c.ravel() for c in coords)
+    if flat[0].size == 0:
+        return flat, numpy.zeros(0, dtype=numpy.intp)
+    linear = numpy.ravel_multi_index(flat, shape)
+    _, first_from_end = numpy.unique(linear[::-1], return_index=True)
+    ids = numpy.sort(linear.size - 1 - first_from_end)
+    return tuple(c[ids] for c in flat), ids
+
+
 def lower_scatter(node: ir.Scatter, inputs: list[da.Array], backend: str) -> da.Array:
     target, value = inputs
     shape = node.coords[0].shape if node.coords else ()
@@ -112,8 +125,10 @@ def lower_scatter(node: ir.Scatter, inputs: list[da.Array], backend: str) -> da.
     tasks = {
         block: (target.name,) + block for block in itertools.product(*(range(len(c)) for c in target.chunks))
     }
-    for block, local, ids in _points_by_block(node.coords, target.chunks):
-        tasks[block] = (chunk_kernels.scatter_block, (target.name,) + block, local, ids, values_key)
+    coords, point_ids = _last_writes(node.coords, node.shape)
+    for block, local, ids in _points_by_block(coords, target.chunks):
+        tasks[block] = (chunk_kernels.scatter_block, (target.name,) + block, local,
+                        point_ids[ids], values_key)
     return from_block_tasks(node.name, tasks, target.chunks, node.dtype, backend, [target, values])
 
 

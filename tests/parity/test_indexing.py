@@ -296,3 +296,26 @@ def test_setitem_casts_like_numpy() -> None:
         expected[[0]] = numpy.array([value])
         ours[[0]] = numpy.array([value])
         assert_eq(ours, expected)
+
+
+def test_advanced_indices_of_a_zero_d_array() -> None:
+    expected = numpy.array(5.0)
+    ours = dnp.array(expected)
+    for index in (True, False, (True, None), numpy.array(True)):
+        assert_eq(ours[index], expected[index])
+    assert_raises_like(lambda: expected[[True]], lambda: ours[[True]])
+    for index, value in ((False, 7.0), (True, 3.0), ((True, None), [[8.0]])):
+        expected[index] = value
+        ours[index] = value
+        assert_eq(ours, expected)
+
+
+def test_repeated_points_last_write_wins_across_blocks() -> None:
+    expected = numpy.zeros((6, 6))
+    ours = dnp.zeros((6, 6), chunks=(4, 4))
+    rows = numpy.array([5, 0, 5, 3, 0, 5, 4])
+    columns = numpy.array([5, 1, 5, 3, 1, 5, 0])
+    values = numpy.arange(1.0, 8.0)
+    expected[rows, columns] = values
+    ours[rows, columns] = values
+    assert_eq(ours, expected)
