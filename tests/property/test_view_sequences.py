@@ -95,6 +95,27 @@ def _write(program: Program, data: st.DataObject) -> None:
     ours[index] = value
 
 
+def _fancy_write(program: Program, data: st.DataObject) -> None:
+    """An integer-array (repeats, negatives) or boolean-mask write through a random view."""
+    expected, ours = program.pairs[data.draw(st.integers(0, len(program.pairs) - 1))]
+    value = data.draw(st.integers(-9, 9))
+    if expected.ndim == 0 or data.draw(st.booleans()):
+        threshold = data.draw(st.integers(-5, 60))
+        expected[expected > threshold] = value
+        ours[ours > threshold] = value
+        return
+    axis = data.draw(st.integers(0, expected.ndim - 1))
+    length = expected.shape[axis]
+    if length == 0:
+        return
+    points = data.draw(st.lists(st.integers(-length, length - 1), min_size=1, max_size=4))
+    index = (slice(None),) * axis + (numpy.asarray(points),)
+    values = numpy.arange(len(points), dtype=expected.dtype) + value  # repeats: last wins
+    values = values.reshape((-1,) + (1,) * (expected.ndim - axis - 1))
+    expected[index] = values
+    ours[index] = values
+
+
 def _in_place(program: Program, data: st.DataObject) -> None:
     expected, ours = program.pairs[data.draw(st.integers(0, len(program.pairs) - 1))]
     operand = data.draw(st.integers(1, 4))
@@ -106,7 +127,13 @@ def _in_place(program: Program, data: st.DataObject) -> None:
         ours *= operand
 
 
-STEPS = {"view": _take_view, "write": _write, "in_place": _in_place, "read": lambda p, d: None}
+STEPS = {
+    "view": _take_view,
+    "write": _write,
+    "fancy_write": _fancy_write,
+    "in_place": _in_place,
+    "read": lambda p, d: None,
+}
 
 
 @settings(max_examples=40, deadline=None)
