@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import dask_gpunumeric as dnp
 from dask_gpunumeric.testing import assert_eq
 
-MAX_VIEWS = 5
+MAX_VIEWS = 4
 
 
 @st.composite
@@ -142,6 +142,6 @@ def test_random_view_programs_match_numpy(data: st.DataObject, shape: tuple[int,
     dtype = data.draw(st.sampled_from([numpy.float64, numpy.int32]))
     host = numpy.arange(int(numpy.prod(shape)), dtype=dtype).reshape(shape)
     program = Program(host, data.draw(chunkings(shape)))
-    for step in data.draw(st.lists(st.sampled_from(sorted(STEPS)), min_size=1, max_size=10)):
+    for step in data.draw(st.lists(st.sampled_from(sorted(STEPS)), min_size=1, max_size=8)):
         STEPS[step](program, data)
         program.check()

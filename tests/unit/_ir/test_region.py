@@ -54,7 +54,7 @@ def _region(shape: tuple[int, ...], index: tuple[Any, ...]) -> Region:
 shapes = st.lists(st.integers(0, 5), min_size=0, max_size=4).map(tuple)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(st.data(), shapes)
 def test_from_index_selects_what_numpy_selects(data: st.DataObject, shape: tuple[int, ...]) -> None:
     host = _array(shape)
@@ -65,7 +65,7 @@ def test_from_index_selects_what_numpy_selects(data: st.DataObject, shape: tuple
     numpy.testing.assert_array_equal(apply_region(host, region), expected, strict=False)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(st.data(), shapes)
 def test_then_composes_like_indexing_twice(data: st.DataObject, shape: tuple[int, ...]) -> None:
     host = _array(shape)
