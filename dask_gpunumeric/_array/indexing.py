@@ -73,9 +73,9 @@ def _is_element(index: tuple[Any, ...], ndim: int) -> bool:
 def _shape_stand_in(value: Any) -> Any:
     """What NumPy's element assignment sees of an array value: its shape and dtype only
     (the values stay lazy)."""
-    if isinstance(value, (int, float, complex, bool, numpy.generic)) or value is None:
-        return value
-    if hasattr(value, "shape") and hasattr(value, "dtype"):
+    if isinstance(value, (int, float, complex, bool, numpy.generic, numpy.ndarray)):
+        return value  # already on the host
+    if value is not None and hasattr(value, "shape") and hasattr(value, "dtype"):
         return numpy.zeros(value.shape, dtype=value.dtype)
     return value
 

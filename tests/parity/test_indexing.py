@@ -268,6 +268,8 @@ def test_sequence_values_convert_like_numpy() -> None:
         (numpy.int32, [0, 1], [[[1.9, -1.9]]]),
         (bool, 0, numpy.array([2.0])),
         (numpy.float64, (0, Ellipsis), numpy.array([4.0])),
+        (numpy.float64, 1, numpy.array("2.5")),
+        (numpy.int32, 2, dnp.array(7.9)),
         (numpy.int32, numpy.array([True, False] * 2 + [True]), [7]),
         (numpy.float64, slice(0, 2), numpy.array(["1.5", "2"])),
         (numpy.float64, [0, 1], numpy.array([1, None], dtype=object)),
