@@ -121,7 +121,10 @@ def _flatten(self: ndarray, order: str = "C") -> ndarray:
 
 
 def _array_ufunc(self: ndarray, ufunc: numpy.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
-    ours = ufuncs.get(ufunc.__name__) or _PRODUCT_UFUNCS.get(ufunc.__name__)
+    product = _PRODUCT_UFUNCS.get(ufunc.__name__)
+    if product is not None and method == "__call__":
+        return product(*inputs, **kwargs)
+    ours = ufuncs.get(ufunc.__name__)
     if ours is None or method != "__call__":
         reducer = _UFUNC_REDUCERS.get(ufunc.__name__)
         if method == "reduce" and reducer is not None:

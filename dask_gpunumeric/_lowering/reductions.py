@@ -65,6 +65,7 @@ def _first_arg_combine(arg_function: Any, data: Any, axis: Any = None, **kwargs:
     winner, index = _first_winner(arg_function, data)
     ndim = data["vals"].ndim
     values, indices = winner.reshape((1,) * ndim), index.reshape((1,) * ndim)
+    result: Any
     try:
         result = numpy.empty_like(
             values, shape=values.shape, dtype=[("vals", values.dtype), ("arg", indices.dtype)]
