@@ -14,7 +14,6 @@ from .._ir.dtypes import stand_in
 from .._ir.elementwise import cast_node, ufunc_node, where_node
 from .._ir.ufunc_table import UfuncSpec, ufunc_table
 
-
 _NOT_GIVEN = object()  # out= omitted (NumPy warns about where= then), not out=None
 _WHERE_WITHOUT_OUT = ("'where' used without 'out', expect unitialized memory in output. "
                       "If this is intentional, use out=None.")
