@@ -313,3 +313,11 @@ def test_empty_operands(name: str) -> None:
     check(function, our_function, numpy.ones(0), numpy.ones(0), **({"axes": 1} if kwargs else {}))
     if name == "matmul":
         check(function, our_function, numpy.ones((0, 3, 2)), numpy.ones((2, 4)))
+
+
+def test_matmul_into_its_own_operand() -> None:
+    host = make_host((4, 4), "float64")
+    ours = dnp.array(host, chunks=3)
+    numpy.matmul(host, host, out=host)
+    dnp.matmul(ours, ours, out=ours)
+    assert_eq(ours, host, rtol=1e-12)

@@ -420,3 +420,16 @@ def test_methods_with_keywords() -> None:
     out = dnp.zeros(6, dtype="int64")
     assert ours.max(axis=1, out=out) is out
     assert_eq(out, host.max(axis=1).astype("int64"))
+
+
+def test_out_aliasing_the_input() -> None:
+    """``out=`` a row of the reduced array itself, and a scan into a column view: NumPy's
+    order of effects (the whole input is read before ``out`` is written)."""
+    host = make_host((7, 6), "float64")
+    ours = dnp.array(host, chunks=(3, 4))
+    numpy.sum(host, axis=0, out=host[0])
+    dnp.sum(ours, axis=0, out=ours[0])
+    assert_eq(ours, host, rtol=1e-12)
+    numpy.cumsum(host[:, 0], out=host[:, 1])
+    dnp.cumsum(ours[:, 0], out=ours[:, 1])
+    assert_eq(ours, host, rtol=1e-12)
