@@ -321,3 +321,19 @@ def test_matmul_into_its_own_operand() -> None:
     numpy.matmul(host, host, out=host)
     dnp.matmul(ours, ours, out=ours)
     assert_eq(ours, host, rtol=1e-12)
+
+
+def test_product_is_one_layer_of_one_task_per_output_block() -> None:
+    """Structure, not only values: misaligned contracted chunks are matched inside the tasks
+    (no rechunk layer, no tree-reduction layers)."""
+    left = dnp.ones((6, 8), chunks=(3, 3))
+    right = dnp.ones((8, 4), chunks=(5, 2))
+    for product in (dnp.dot(left, right), left @ right, dnp.dot(left, right[:, 0])):
+        graph = product.to_dask().__dask_graph__()
+        computed = [name for name in graph.layers if name.startswith(("tensordot", "matmul"))]
+        assert len(computed) == 1
+        # Besides the product: only the operands' own layers (fills, the column view).
+        assert all(
+            name.startswith(("fill", "getitem")) or name == computed[0] for name in graph.layers
+        )
+        assert len(graph.layers[computed[0]]) == product.to_dask().npartitions
