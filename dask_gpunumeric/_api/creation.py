@@ -212,15 +212,23 @@ def _arange_head(start: Any, step: Any, kind: numpy.dtype) -> tuple[Any, Any]:
 
 def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retstep: bool = False,
              dtype: Any = None, axis: int = 0, *, device: Any = None, chunks: Any = None) -> Any:
-    """dask_gpunumeric implementation of :func:`numpy.linspace` (``axis=0`` only)."""
+    """dask_gpunumeric implementation of :func:`numpy.linspace`.
+
+    Differences from NumPy: ``start`` and ``stop`` given as our arrays are computed at the
+    call (they are parameters, one row of the result).
+    """
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    start, stop = (x.compute() if isinstance(x, ndarray) else x for x in (start, stop))
     probe = numpy.linspace(start, stop, num=min(num, 2), endpoint=endpoint, dtype=dtype,
                            axis=axis)  # NumPy's dtype and errors (a bad axis included)
+    # NumPy computes in the inexact type of start and stop (float32 ones stay float32).
+    computing = numpy.linspace(start, stop, num=min(num, 2), endpoint=endpoint).dtype
     shape = (num,) + numpy.broadcast_shapes(numpy.shape(start), numpy.shape(stop))
-    result = ndarray._from_expr(Linspace(shape, probe.dtype, numpy.asarray(start).tolist(),
-                                         numpy.asarray(stop).tolist(), endpoint, _chunks(shape, chunks)))
+    node = Linspace(shape, probe.dtype, computing, numpy.asarray(start).tolist(),
+                    numpy.asarray(stop).tolist(), endpoint, _chunks(shape, chunks))
+    result = ndarray._from_expr(node)
     if axis != 0:
         # NumPy itself builds along axis 0 and returns a moveaxis view; so do we.
         order = list(range(1, len(shape)))

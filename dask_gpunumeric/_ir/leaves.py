@@ -47,13 +47,15 @@ class Arange(Leaf):
 
 
 class Linspace(Leaf):
-    """``linspace(start, stop, num, endpoint)`` along axis 0 of shape (num,) + start.shape."""
+    """``linspace(start, stop, num, endpoint)`` along axis 0 of shape (num,) + start.shape,
+    computed in the inexact dtype ``computing`` (NumPy's), then cast to ``dtype``."""
 
-    __slots__ = ("start", "stop", "endpoint")
+    __slots__ = ("computing", "start", "stop", "endpoint")
 
-    def __init__(self, shape: tuple[int, ...], dtype: Any, start: Any, stop: Any, endpoint: bool,
-                 chunks: Chunks | None = None):
+    def __init__(self, shape: tuple[int, ...], dtype: Any, computing: Any, start: Any, stop: Any,
+                 endpoint: bool, chunks: Chunks | None = None):
         super().__init__(shape, dtype, chunks)
+        self.computing = numpy.dtype(computing)
         self.start = start
         self.stop = stop
         self.endpoint = endpoint

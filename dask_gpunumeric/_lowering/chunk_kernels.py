@@ -73,13 +73,14 @@ def arange(backend_name: str, dtype: numpy.dtype, start: Any, delta: Any, second
     return values
 
 
-def linspace(backend_name: str, dtype: numpy.dtype, start: Any, stop: Any, endpoint: bool,
-             num: int, shape: tuple[int, ...], offset: tuple[int, ...]) -> Any:
-    """The rows ``offset[0]:offset[0]+shape[0]`` of ``numpy.linspace``, same arithmetic."""
+def linspace(backend_name: str, dtype: numpy.dtype, compute_dtype: numpy.dtype, start: Any,
+             stop: Any, endpoint: bool, num: int, shape: tuple[int, ...],
+             offset: tuple[int, ...]) -> Any:
+    """The rows ``offset[0]:offset[0]+shape[0]`` of ``numpy.linspace``, same arithmetic in
+    the same dtype (NumPy casts start and stop to it before any operation)."""
     xp = get_backend(backend_name).xp
-    start_array = xp.asarray(start) * 1.0
-    stop_array = xp.asarray(stop) * 1.0
-    compute_dtype = numpy.result_type(start_array.dtype, stop_array.dtype, float)
+    start_array = xp.asarray(numpy.asarray(start, dtype=compute_dtype))
+    stop_array = xp.asarray(numpy.asarray(stop, dtype=compute_dtype))
     divisor = (num - 1) if endpoint else num
     delta = stop_array - start_array
     rows = xp.arange(offset[0], offset[0] + shape[0], dtype=compute_dtype).reshape(

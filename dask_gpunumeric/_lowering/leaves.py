@@ -28,8 +28,8 @@ def lower_arange(node: ir.Arange, inputs: list, backend: str) -> da.Array:
 
 
 def lower_linspace(node: ir.Linspace, inputs: list, backend: str) -> da.Array:
-    kernel = partial(chunk_kernels.linspace, backend, node.dtype, node.start, node.stop,
-                     node.endpoint, node.shape[0])
+    kernel = partial(chunk_kernels.linspace, backend, node.dtype, node.computing, node.start,
+                     node.stop, node.endpoint, node.shape[0])
     chunks = _chunks(node)
     return from_block_function(node.name, ((chunks[0]),) + tuple((n,) for n in node.shape[1:]),
                                node.dtype, backend, kernel)

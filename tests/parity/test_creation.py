@@ -328,3 +328,20 @@ def test_linspace_axis(axis: int) -> None:
     check("linspace", [0, 1], [2, 5], 4, axis=axis)
     check("linspace", [[0, 1], [2, 3]], 5, 3, False, axis=axis, chunks=2)
     check("linspace", 0, 1, 3, axis=axis)
+
+
+def test_linspace_computes_in_numpy_dtype() -> None:
+    """float32 start/stop: NumPy computes in float32, not float64 then cast."""
+    check("linspace", numpy.float32(0), numpy.float32(1), 7)
+    check("linspace", numpy.float32(0.1), 3, 11, dtype="float64")
+    check("linspace", numpy.array([0, 1], dtype="float32"), 2.5, 9, chunks=4)
+    check("linspace", 0, 1j, 5)
+    check("linspace", 1 + 1j, 2, 4, endpoint=False)
+    check("linspace", -7, 3, 6, dtype=int)
+    check("linspace", 0, 255, 7, dtype="uint8")
+
+
+def test_linspace_of_our_arrays() -> None:
+    start = dnp.array([0.0, 1.0])
+    assert_eq(dnp.linspace(start, 2, 3), numpy.linspace([0.0, 1.0], 2, 3))
+    assert_eq(numpy.linspace(start, dnp.array(2.0), 3), numpy.linspace([0.0, 1.0], 2.0, 3))
