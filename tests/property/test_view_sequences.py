@@ -44,7 +44,13 @@ def view_maker(draw: st.DrawFn, shape: tuple[int, ...]) -> tuple[str, Any]:
     kinds = ["index", "index"]
     if len(shape) > 1:
         kinds += ["transpose", "swapaxes"]
+    size = int(numpy.prod(shape))
+    shapes = [(size,), (1, size), shape + (1,)]
+    shapes += [(size // k, k) for k in range(2, size) if size % k == 0]
+    kinds.append("reshape")  # a view where NumPy gives one, else a copy: both decide alike
     kind = draw(st.sampled_from(kinds))
+    if kind == "reshape":
+        return kind, draw(st.sampled_from(shapes))
     if kind == "index":
         return kind, draw(basic_index(shape))
     if kind == "transpose":
@@ -61,6 +67,8 @@ def _make_view(array: Any, kind: str, argument: Any) -> Any:
         return array[argument]
     if kind == "transpose":
         return array.transpose(argument)
+    if kind == "reshape":
+        return array.reshape(argument)
     return array.swapaxes(*argument)
 
 
