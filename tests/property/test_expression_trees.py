@@ -104,7 +104,7 @@ def broadcastable_shapes(draw: st.DrawFn, count: int) -> list[tuple[int, ...]]:
 
 
 @st.composite
-def cases(draw: st.DrawFn) -> tuple[Any, list[numpy.ndarray], list[tuple[int, ...]]]:
+def cases(draw: st.DrawFn) -> tuple[Any, list[numpy.ndarray], list[tuple[int, ...]], list[bool]]:
     count = draw(st.integers(2, 3))
     shapes = draw(broadcastable_shapes(count))
     hosts = []
@@ -119,15 +119,21 @@ def cases(draw: st.DrawFn) -> tuple[Any, list[numpy.ndarray], list[tuple[int, ..
         # Mostly several chunks per axis (uneven ones included), sometimes one.
         chunkings.append(tuple(draw(st.integers(1, max(1, (n + 1) // 2)) | st.just(max(1, n)))
                                for n in shape))
-    return draw(trees(count)), hosts, chunkings
+    reversed_inputs = [draw(st.booleans()) for _ in shapes]
+    return draw(trees(count)), hosts, chunkings, reversed_inputs
 
 
 @settings(max_examples=40, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(cases())
-def test_expression_tree_matches_numpy(case: tuple[Any, list[numpy.ndarray], list[Any]]) -> None:
-    tree, hosts, chunkings = case
+def test_expression_tree_matches_numpy(case: tuple[Any, ...]) -> None:
+    tree, hosts, chunkings, reversed_inputs = case
     ours = [dnp.array(host, chunks=chunks) for host, chunks in zip(hosts, chunkings, strict=True)]
+    # Some inputs are reversed views (negative steps), as stencils read their neighbours.
+    flips = [(slice(None, None, -1),) * host.ndim if flip else () for host, flip
+             in zip(hosts, reversed_inputs, strict=True)]
+    hosts = [host[flip] for host, flip in zip(hosts, flips, strict=True)]
+    ours = [array[flip] for array, flip in zip(ours, flips, strict=True)]
     with numpy.errstate(all="ignore"):
         try:
             expected = evaluate(tree, numpy, hosts)
