@@ -52,6 +52,7 @@ class ufunc:  # noqa: N801 - NumPy's name
         if outs is None and where is True:
             wrapped = tuple(ndarray._from_expr(r) for r in results)
             return wrapped[0] if len(wrapped) == 1 else wrapped
+        _check_where(where)
         outs = outs or (None,) * len(results)
         _check_output_casting(self, operands, outs, dtype, casting)
         written = tuple(_write_output(self, r, o, where, casting) for r, o in zip(results, outs, strict=True))
@@ -171,6 +172,17 @@ def _check_scalar_exponent(function: ufunc, operands: tuple[Any, ...], result: A
     is_integer = isinstance(exponent, (int, numpy.integer)) and not isinstance(exponent, bool)
     if is_integer and exponent < 0:
         raise ValueError("Integers to negative integer powers are not allowed.")
+
+
+def _check_where(where: Any) -> None:
+    """An array ``where=`` must cast to bool safely (an int mask is NumPy's TypeError);
+    scalars and lists are converted to bool."""
+    if isinstance(where, numpy.generic) or not hasattr(where, "dtype"):
+        return
+    dtype = where.dtype
+    if not numpy.can_cast(dtype, numpy.bool_, casting="safe"):
+        raise TypeError(f"Cannot cast array data from {dtype!r} to dtype('bool') according "
+                        "to the rule 'safe'")
 
 
 def _check_output_casting(function: ufunc, operands: tuple[Any, ...], outs: tuple[Any, ...],

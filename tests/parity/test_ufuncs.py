@@ -543,3 +543,22 @@ def test_where_without_out_selected_values() -> None:
         numpy.sqrt(host, where=mask)
     with pytest.warns(UserWarning, match="where"):
         dnp.sqrt(dnp.array(host), where=mask)
+
+
+@pytest.mark.parametrize("mask", [1, 0.0, numpy.float32(1), [1, 0], [1.5, 0], [True, False],
+                                  numpy.array([1, 0]), numpy.array(1), numpy.array(True)],
+                         ids=repr)
+def test_where_mask_conversion(mask: Any) -> None:
+    """Arrays must cast to bool safely (int arrays are NumPy's TypeError); scalars and lists
+    are converted to bool."""
+    def run(module: Any) -> Any:
+        out = module.zeros(2, dtype=int)
+        module.add(module.arange(2), 1, out=out, where=mask)
+        return out
+
+    try:
+        expected = run(numpy)
+    except TypeError:
+        assert_raises_like(lambda: run(numpy), lambda: run(dnp))
+        return
+    assert_eq(run(dnp), expected)
