@@ -9,12 +9,24 @@ from .._backends import get_backend
 from .._ir.expr import Expr
 from .._ir.leaves import DaskData
 from .._lowering import lower
+from .store import Store, live_stores
+
+# Stores shallower than this are cheap to recompute; persisting them is not worth a copy.
+_WORTH_PERSISTING_DEPTH = 4
 
 
 def compute_expr(expr: Expr) -> numpy.ndarray:
-    """The value of ``expr`` as a host NumPy array (the explicit device-to-host step)."""
+    """The value of ``expr`` as a host NumPy array (the explicit device-to-host step).
+
+    Live arrays whose current value is computed on the way are persisted in the same run,
+    so the next materialization starts from them instead of recomputing their history.
+    """
     backend = get_backend()
-    (result,) = dask.compute(lower(expr, backend.name))
+    stores = _live_stores_within(expr)
+    persisted = dask.persist(lower(expr, backend.name), *(lower(s.version, backend.name) for s in stores))
+    for store, array in zip(stores, persisted[1:]):
+        store.version = DaskData(array, materialized=True)
+    (result,) = dask.compute(persisted[0])
     return numpy.asarray(backend.to_host(result)).reshape(expr.shape)
 
 
@@ -24,3 +36,22 @@ def persist_expr(expr: Expr) -> Expr:
         return expr
     (persisted,) = dask.persist(lower(expr))
     return DaskData(persisted, materialized=True)
+
+
+def _live_stores_within(expr: Expr) -> list[Store]:
+    """The live stores whose current version is a node of ``expr``'s graph."""
+    candidates = {s.version.number: s for s in list(live_stores) if s.version.depth >= _WORTH_PERSISTING_DEPTH}
+    if not candidates:
+        return []
+    found: list[Store] = []
+    seen: set[int] = set()
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if node.number in seen:
+            continue
+        seen.add(node.number)
+        if node.number in candidates and node is not expr:
+            found.append(candidates[node.number])
+        stack.extend(node.children)
+    return found

@@ -2,27 +2,43 @@
 
 from __future__ import annotations
 
+import weakref
+
 from .._ir.expr import Expr
 from .._runtime import config
+
+live_stores: weakref.WeakSet[Store] = weakref.WeakSet()
 
 
 class Store:
     """The base of every view. ``version`` is an expression for its whole current value;
-    writes replace it by a new expression (nothing is computed). A version chain deeper
-    than ``gpunumeric.persist-depth`` is persisted, so loops keep bounded graphs."""
+    writes replace it by a new expression (nothing is computed).
+
+    Graphs stay bounded in loops two ways. A write whose new version is deeper than
+    ``gpunumeric.persist-depth`` persists it. A new array persists only past twice that
+    depth: temporaries built from a store about to be persisted (``center + north``)
+    would otherwise be persisted themselves. Loops that only make new arrays (CG's
+    ``x = x + alpha * p``) are kept shallow by materialization, which persists the live
+    stores it computes anyway (``materialize.compute_expr``).
+    """
 
     __slots__ = ("version", "__weakref__")
 
     def __init__(self, version: Expr) -> None:
-        self.version = version
+        self.version = _bounded(version, 2 * config.get("persist-depth"))
+        live_stores.add(self)
 
     @property
     def shape(self) -> tuple[int, ...]:
         return self.version.shape
 
     def replace(self, version: Expr) -> None:
-        if version.depth > config.get("persist-depth"):
-            from .materialize import persist_expr
+        self.version = _bounded(version, config.get("persist-depth"))
 
-            version = persist_expr(version)
-        self.version = version
+
+def _bounded(version: Expr, depth_limit: int) -> Expr:
+    if version.depth <= depth_limit:
+        return version
+    from .materialize import persist_expr
+
+    return persist_expr(version)
