@@ -114,6 +114,10 @@ def array(object: Any, dtype: Any = None, *, copy: bool | None = True, order: st
     """dask_gpunumeric implementation of :func:`numpy.array` (extra: ``chunks=``).
 
     Accepts scalars, nested lists, NumPy arrays, our arrays and dask arrays.
+
+    Differences from NumPy: string, object and datetime data raise ``TypeError`` (keep
+    those in NumPy); ``copy=False`` raises for host data, which always travels to the
+    workers; ``chunks=`` applies to host data only (an existing dask chunking is kept).
     """
     if isinstance(object, ndarray) and not copy and (dtype is None or numpy.dtype(dtype) == object.dtype) and ndmin <= object.ndim:
         return object

@@ -24,8 +24,9 @@ def check(name: str, *args: Any, chunks: Any = None, **kwargs: Any) -> None:
     try:
         expected = numpy_function(*args, **kwargs)
     except Exception:  # noqa: BLE001 - NumPy refuses: so must we
-        assert_raises_like(lambda: numpy_function(*args, **kwargs),
-                           lambda: ours(*args, **kwargs, **extra))
+        assert_raises_like(
+            lambda: numpy_function(*args, **kwargs), lambda: ours(*args, **kwargs, **extra)
+        )
         return
     assert_eq(ours(*args, **kwargs, **extra), expected)
 
@@ -70,8 +71,10 @@ def test_empty_shape_and_dtype(dtype: Any) -> None:
 @pytest.mark.parametrize("name", ["zeros", "ones", "empty"])
 def test_bad_shapes_raise_like_numpy(name: str) -> None:
     for shape in (-1, (2, -1), 2.5, (2, 2.0), "a", None, [[2]]):
-        assert_raises_like(lambda: getattr(numpy, name)(shape),  # noqa: B023 - called at once
-                           lambda: getattr(dnp, name)(shape))  # noqa: B023
+        assert_raises_like(
+            lambda: getattr(numpy, name)(shape),  # noqa: B023 - called at once
+            lambda: getattr(dnp, name)(shape),  # noqa: B023
+        )
 
 
 def test_full_bad_values_raise_like_numpy() -> None:
@@ -97,8 +100,13 @@ def test_unsupported_dtypes_raise_type_error() -> None:
 @pytest.mark.parametrize("name", ["zeros_like", "ones_like", "full_like", "empty_like"])
 def test_like_functions(name: str) -> None:
     fill = (2.7,) if name == "full_like" else ()
-    prototypes = [numpy.arange(6).reshape(2, 3), numpy.ones((0, 2), dtype="float32"),
-                  numpy.array(5, dtype="uint8"), [1.5, 2.5], 3]
+    prototypes = [
+        numpy.arange(6).reshape(2, 3),
+        numpy.ones((0, 2), dtype="float32"),
+        numpy.array(5, dtype="uint8"),
+        [1.5, 2.5],
+        3,
+    ]
     for host in prototypes:
         for kwargs in ({}, {"dtype": "float32"}, {"dtype": bool}, {"shape": (3, 1)}, {"shape": 4}):
             expected = getattr(numpy, name)(host, *fill, **kwargs)
@@ -112,7 +120,9 @@ def test_like_functions(name: str) -> None:
 
 def test_full_like_value_errors() -> None:
     host = numpy.arange(3, dtype="uint8")
-    assert_raises_like(lambda: numpy.full_like(host, 300), lambda: dnp.full_like(dnp.array(host), 300))
+    assert_raises_like(
+        lambda: numpy.full_like(host, 300), lambda: dnp.full_like(dnp.array(host), 300)
+    )
     assert_eq(dnp.full_like(dnp.arange(3), numpy.nan), numpy.full_like(numpy.arange(3), numpy.nan))
 
 
@@ -123,9 +133,26 @@ def test_like_of_a_view_and_chunks() -> None:
 
 
 # -- arange ------------------------------------------------------------------------------
-ARANGE_ARGS = [(5,), (0,), (-3,), (1, 10, 3), (10, 1, -3), (10, 1), (0.0, 1.0, 0.1), (1, 2, 0.1),
-               (-1.5, 2.5, 0.5), (0, 5, 1.5), (1, -1, -0.25), (10, 0, -1.3), (0, 1, 1 / 3),
-               (-0.0, 3.0), (2**40, 2**40 + 5), (0.5, 100.5), (-5, 5, 3), (3.0,)]
+ARANGE_ARGS = [
+    (5,),
+    (0,),
+    (-3,),
+    (1, 10, 3),
+    (10, 1, -3),
+    (10, 1),
+    (0.0, 1.0, 0.1),
+    (1, 2, 0.1),
+    (-1.5, 2.5, 0.5),
+    (0, 5, 1.5),
+    (1, -1, -0.25),
+    (10, 0, -1.3),
+    (0, 1, 1 / 3),
+    (-0.0, 3.0),
+    (2**40, 2**40 + 5),
+    (0.5, 100.5),
+    (-5, 5, 3),
+    (3.0,),
+]
 
 
 @pytest.mark.parametrize("dtype", [None, "int32", "int8", "uint8", "float32", "float16", float])
@@ -162,8 +189,12 @@ def test_arange_long_and_chunked() -> None:
     ours = dnp.arange(0.1, 1000.0, 0.3, chunks=100)
     assert len(ours.to_dask().chunks[0]) > 1
     assert_eq(ours, numpy.arange(0.1, 1000.0, 0.3))
-    assert_eq(dnp.arange(0, 3000, 1.0, dtype="float16"), numpy.arange(0, 3000, 1.0, dtype="float16"))
-    assert_eq(dnp.arange(0, 1000, 7, dtype="int8", chunks=33), numpy.arange(0, 1000, 7, dtype="int8"))
+    assert_eq(
+        dnp.arange(0, 3000, 1.0, dtype="float16"), numpy.arange(0, 3000, 1.0, dtype="float16")
+    )
+    assert_eq(
+        dnp.arange(0, 1000, 7, dtype="int8", chunks=33), numpy.arange(0, 1000, 7, dtype="int8")
+    )
 
 
 # -- linspace ----------------------------------------------------------------------------
@@ -194,8 +225,16 @@ def test_linspace_errors() -> None:
 # -- eye, identity -----------------------------------------------------------------------
 @pytest.mark.parametrize("dtype", [float, int, bool, "complex128", "uint8"])
 def test_eye(dtype: Any) -> None:
-    for N, M, k in ((3, None, 0), (3, 5, 1), (4, 2, -1), (3, 3, 5), (0, 0, 0), (3, 4, -10),  # noqa: N806
-                    (5, 5, -2), (1, 1, 0)):
+    for N, M, k in (  # noqa: N806 - NumPy's parameter names
+        (3, None, 0),
+        (3, 5, 1),
+        (4, 2, -1),
+        (3, 3, 5),
+        (0, 0, 0),
+        (3, 4, -10),
+        (5, 5, -2),
+        (1, 1, 0),
+    ):
         check("eye", N, M, k, dtype=dtype)
         check("eye", N, M, k=k, dtype=dtype, chunks=2)
 
@@ -215,9 +254,27 @@ def test_identity() -> None:
 
 
 # -- array, asarray, asanyarray, copy ----------------------------------------------------
-INPUTS = [1, 2.5, True, 1j, -0.0, [1, 2], [[1, 2], [3, 4]], [1, 2.5], [True, 2], [], [[]],
-          numpy.arange(4.0).reshape(2, 2), numpy.float32(2), numpy.array(3), [numpy.int8(1), 2],
-          range(4), (1, 2), [[1j, 2]], numpy.arange(6, dtype="uint16")[::2]]
+INPUTS = [
+    1,
+    2.5,
+    True,
+    1j,
+    -0.0,
+    [1, 2],
+    [[1, 2], [3, 4]],
+    [1, 2.5],
+    [True, 2],
+    [],
+    [[]],
+    numpy.arange(4.0).reshape(2, 2),
+    numpy.float32(2),
+    numpy.array(3),
+    [numpy.int8(1), 2],
+    range(4),
+    (1, 2),
+    [[1j, 2]],
+    numpy.arange(6, dtype="uint16")[::2],
+]
 
 
 @pytest.mark.parametrize("name", ["array", "asarray", "asanyarray"])
@@ -240,7 +297,9 @@ def test_array_ndmin_and_copy() -> None:
     check("array", 5, ndmin=2)
     assert_eq(dnp.array(dnp.arange(2), ndmin=3), numpy.array(numpy.arange(2), ndmin=3))
     check("array", [1, 2], copy=False)  # a host list always needs a copy: NumPy's ValueError
-    assert_raises_like(lambda: numpy.asarray([1, 2], copy=False), lambda: dnp.asarray([1, 2], copy=False))
+    assert_raises_like(
+        lambda: numpy.asarray([1, 2], copy=False), lambda: dnp.asarray([1, 2], copy=False)
+    )
 
 
 def test_array_copies_host_data() -> None:
@@ -265,8 +324,10 @@ def test_array_of_our_array() -> None:
     expected[0] = 42
     assert_eq(same, expected)
     assert_eq(dnp.asarray(source, dtype="int32"), expected.astype("int32"))
-    assert_raises_like(lambda: numpy.array(expected, dtype=int, copy=False),
-                       lambda: dnp.array(source, dtype=int, copy=False))
+    assert_raises_like(
+        lambda: numpy.array(expected, dtype=int, copy=False),
+        lambda: dnp.array(source, dtype=int, copy=False),
+    )
 
 
 def test_array_of_a_view_copies_the_view() -> None:

@@ -12,8 +12,18 @@ import pytest
 import dask_gpunumeric as dnp
 from dask_gpunumeric.testing import assert_eq, assert_raises_like
 
-DTYPES = ["bool", "int8", "uint8", "int64", "uint64", "float16", "float32", "float64",
-          "complex64", "complex128"]
+DTYPES = [
+    "bool",
+    "int8",
+    "uint8",
+    "int64",
+    "uint64",
+    "float16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+]
 FLOATS = [numpy.nan, numpy.inf, -numpy.inf, -0.0, 0.0, 2.5, -1.5, 300.0, 1e10, -7.0]
 
 
@@ -45,8 +55,12 @@ def arr(module: Any, host: Any, chunks: Any = None) -> Any:
 
 
 # -- where -------------------------------------------------------------------------------
-CONDITIONS = [numpy.array([[True, False, True]]).T, numpy.array([0, 2, -1]),
-              numpy.array([0.0, numpy.nan, -0.0]), numpy.array(True)]
+CONDITIONS = [
+    numpy.array([[True, False, True]]).T,
+    numpy.array([0, 2, -1]),
+    numpy.array([0.0, numpy.nan, -0.0]),
+    numpy.array(True),
+]
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -71,15 +85,20 @@ def test_where_scalars_and_promotion() -> None:
 def test_where_broadcasting_and_chunks() -> None:
     condition = numpy.arange(12).reshape(3, 4) % 3 == 0
     check(lambda m: m.where(arr(m, condition, (2, 3)), arr(m, numpy.arange(4.0)), -1))
-    check(lambda m: m.where(arr(m, condition[:, :1]), arr(m, numpy.arange(4.0), 3),
-                            arr(m, numpy.ones((2, 1, 1)))))
+    check(
+        lambda m: m.where(
+            arr(m, condition[:, :1]), arr(m, numpy.arange(4.0), 3), arr(m, numpy.ones((2, 1, 1)))
+        )
+    )
     check(lambda m: m.where(arr(m, [True, False]), arr(m, [1, 2, 3]), 0))  # broadcast error
 
 
 def test_where_host_and_list_operands() -> None:
     condition = numpy.array([True, False, True])
     assert_eq(dnp.where(condition, dnp.arange(3), 0), numpy.where(condition, numpy.arange(3), 0))
-    assert_eq(dnp.where([1, 0, 1], [1, 2, 3], [4, 5, 6]), numpy.where([1, 0, 1], [1, 2, 3], [4, 5, 6]))
+    assert_eq(
+        dnp.where([1, 0, 1], [1, 2, 3], [4, 5, 6]), numpy.where([1, 0, 1], [1, 2, 3], [4, 5, 6])
+    )
 
 
 def test_where_0d() -> None:
@@ -103,8 +122,19 @@ def test_where_reads_operands_at_call() -> None:
 
 
 # -- clip --------------------------------------------------------------------------------
-BOUNDS = [(0, 1), (None, 1), (0, None), (-1, [0, 1, 2]), (1, 0), (numpy.nan, 1), (0.5, 1.5),
-          (-0.0, 0.0), (numpy.float32(0.5), 2), (0, 300), (-1, 1)]
+BOUNDS = [
+    (0, 1),
+    (None, 1),
+    (0, None),
+    (-1, [0, 1, 2]),
+    (1, 0),
+    (numpy.nan, 1),
+    (0.5, 1.5),
+    (-0.0, 0.0),
+    (numpy.float32(0.5), 2),
+    (0, 300),
+    (-1, 1),
+]
 
 
 @pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int64", "float32", "float64"])
@@ -127,8 +157,13 @@ def test_clip_keywords_and_none() -> None:
 
 def test_clip_array_bounds_and_broadcasting() -> None:
     check(lambda m: m.clip(arr(m, [[1, 5, 9]]), arr(m, [[2], [3]], 1), 8))
-    check(lambda m: m.clip(arr(m, numpy.arange(12.0).reshape(3, 4), (2, 3)),
-                           arr(m, numpy.arange(4.0)), arr(m, numpy.full((3, 1), 6.0))))
+    check(
+        lambda m: m.clip(
+            arr(m, numpy.arange(12.0).reshape(3, 4), (2, 3)),
+            arr(m, numpy.arange(4.0)),
+            arr(m, numpy.full((3, 1), 6.0)),
+        )
+    )
     check(lambda m: m.clip(arr(m, [1, 2]), arr(m, [0, 1, 2]), 3))
 
 
@@ -147,8 +182,10 @@ def test_clip_out() -> None:
     expected = numpy.zeros((2, 3))
     numpy.clip(host, 2, 8, out=expected[1])
     assert_eq(base, expected)
-    assert_raises_like(lambda: numpy.clip(host, 2, 8, out=numpy.zeros(3, dtype=int)),
-                       lambda: dnp.clip(dnp.array(host), 2, 8, out=dnp.zeros(3, dtype=int)))
+    assert_raises_like(
+        lambda: numpy.clip(host, 2, 8, out=numpy.zeros(3, dtype=int)),
+        lambda: dnp.clip(dnp.array(host), 2, 8, out=dnp.zeros(3, dtype=int)),
+    )
 
 
 # -- astype ------------------------------------------------------------------------------
@@ -162,8 +199,10 @@ def test_astype_values_and_casting_rules(source: str) -> None:
                 with numpy.errstate(invalid="ignore", over="ignore"):
                     expected = host.astype(target, casting=casting)
             except TypeError:
-                assert_raises_like(lambda: host.astype(target, casting=casting),  # noqa: B023
-                                   lambda: ours.astype(target, casting=casting))  # noqa: B023
+                assert_raises_like(
+                    lambda: host.astype(target, casting=casting),  # noqa: B023
+                    lambda: ours.astype(target, casting=casting),  # noqa: B023
+                )
                 continue
             assert_eq(ours.astype(target, casting=casting), expected)
 
@@ -182,7 +221,9 @@ def test_astype_copy_false_and_function_form() -> None:
 
 def test_astype_of_view_and_0d() -> None:
     base = dnp.arange(12.0).reshape(3, 4)
-    assert_eq(base[1:, ::-2].astype("int16"), numpy.arange(12.0).reshape(3, 4)[1:, ::-2].astype("int16"))
+    assert_eq(
+        base[1:, ::-2].astype("int16"), numpy.arange(12.0).reshape(3, 4)[1:, ::-2].astype("int16")
+    )
     check(lambda m: arr(m, 2.75).astype("int8"))
     check(lambda m: arr(m, -1).astype("uint8"))
 
@@ -194,10 +235,15 @@ def test_astype_bad_dtypes() -> None:
 
 
 # -- real, imag --------------------------------------------------------------------------
-COMPONENT_INPUTS = [numpy.array([1 + 2j, -0.0 - 3j, complex(numpy.nan, numpy.inf)]),
-                    numpy.array([1 + 1j], dtype="complex64"), numpy.array([1.5, -0.0]),
-                    numpy.array([1, 2], dtype="int8"), numpy.array([True]),
-                    numpy.array(1 + 2j), numpy.array(2.0)]
+COMPONENT_INPUTS = [
+    numpy.array([1 + 2j, -0.0 - 3j, complex(numpy.nan, numpy.inf)]),
+    numpy.array([1 + 1j], dtype="complex64"),
+    numpy.array([1.5, -0.0]),
+    numpy.array([1, 2], dtype="int8"),
+    numpy.array([True]),
+    numpy.array(1 + 2j),
+    numpy.array(2.0),
+]
 
 
 @pytest.mark.parametrize("part", ["real", "imag"])

@@ -17,16 +17,39 @@ from dask_gpunumeric.testing import assert_eq, assert_raises_like
 DTYPES = ("bool", "int8", "int64", "uint8", "uint64", "float32", "float64", "complex128")
 
 BINARY = {
-    "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
-    "//": operator.floordiv, "%": operator.mod, "**": operator.pow, "&": operator.and_,
-    "|": operator.or_, "^": operator.xor, "<<": operator.lshift, ">>": operator.rshift,
-    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
-    "==": operator.eq, "!=": operator.ne, "divmod": divmod,
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": operator.truediv,
+    "//": operator.floordiv,
+    "%": operator.mod,
+    "**": operator.pow,
+    "&": operator.and_,
+    "|": operator.or_,
+    "^": operator.xor,
+    "<<": operator.lshift,
+    ">>": operator.rshift,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "==": operator.eq,
+    "!=": operator.ne,
+    "divmod": divmod,
 }
 IN_PLACE = {
-    "+=": operator.iadd, "-=": operator.isub, "*=": operator.imul, "/=": operator.itruediv,
-    "//=": operator.ifloordiv, "%=": operator.imod, "**=": operator.ipow, "&=": operator.iand,
-    "|=": operator.ior, "^=": operator.ixor, "<<=": operator.ilshift, ">>=": operator.irshift,
+    "+=": operator.iadd,
+    "-=": operator.isub,
+    "*=": operator.imul,
+    "/=": operator.itruediv,
+    "//=": operator.ifloordiv,
+    "%=": operator.imod,
+    "**=": operator.ipow,
+    "&=": operator.iand,
+    "|=": operator.ior,
+    "^=": operator.ixor,
+    "<<=": operator.ilshift,
+    ">>=": operator.irshift,
 }
 UNARY = {"-": operator.neg, "+": operator.pos, "abs": abs, "~": operator.invert}
 
@@ -84,8 +107,16 @@ def test_reflected_scalars_and_host_arrays(symbol: str) -> None:
     function = BINARY[symbol]
     host = sample("int64", (5,), exponent=True) + 1
     ours = dnp.array(host, chunks=2)
-    for left in (2, 2.5, True, 1j, numpy.int8(3), numpy.float32(0.5),
-                 numpy.arange(1, 6), numpy.linspace(-1, 1, 5)):
+    for left in (
+        2,
+        2.5,
+        True,
+        1j,
+        numpy.int8(3),
+        numpy.float32(0.5),
+        numpy.arange(1, 6),
+        numpy.linspace(-1, 1, 5),
+    ):
         check(function, [left, host], [left, ours])
         check(function, [host, left], [ours, left])
 
@@ -121,8 +152,9 @@ def test_in_place_operator(symbol: str, dtype: str) -> None:
     try:
         expected = function(host, other)
     except Exception:  # noqa: BLE001
-        assert_raises_like(lambda: function(host.copy(), other),
-                           lambda: function(ours, dnp.array(other)))
+        assert_raises_like(
+            lambda: function(host.copy(), other), lambda: function(ours, dnp.array(other))
+        )
         assert_eq(ours, before)
         return
     result = function(ours, dnp.array(other, chunks=3))
@@ -140,8 +172,10 @@ def test_in_place_through_view(symbol: str) -> None:
     try:
         IN_PLACE[symbol](expected_view, other)
     except Exception:  # noqa: BLE001
-        assert_raises_like(lambda: IN_PLACE[symbol](host.copy()[1:, ::2], other),
-                           lambda: IN_PLACE[symbol](view, other))
+        assert_raises_like(
+            lambda: IN_PLACE[symbol](host.copy()[1:, ::2], other),
+            lambda: IN_PLACE[symbol](view, other),
+        )
         return
     IN_PLACE[symbol](view, other)
     assert_eq(base, host)
@@ -160,21 +194,25 @@ def test_in_place_view_with_broadcast_and_transpose() -> None:
 def test_in_place_same_kind_error_leaves_array_unchanged() -> None:
     host = numpy.arange(6)
     ours = dnp.array(host, chunks=4)
-    error = assert_raises_like(lambda: operator.iadd(host.copy(), 1.5),
-                               lambda: operator.iadd(ours, 1.5))
+    error = assert_raises_like(
+        lambda: operator.iadd(host.copy(), 1.5), lambda: operator.iadd(ours, 1.5)
+    )
     assert isinstance(error, numpy._core._exceptions.UFuncTypeError)
     assert_eq(ours, host)
     view = ours[::2]
-    assert_raises_like(lambda: operator.itruediv(host.copy()[::2], 2),
-                       lambda: operator.itruediv(view, 2))
+    assert_raises_like(
+        lambda: operator.itruediv(host.copy()[::2], 2), lambda: operator.itruediv(view, 2)
+    )
     assert_eq(ours, host)
 
 
 def test_in_place_broadcast_error() -> None:
     host = numpy.arange(3.0)
     ours = dnp.array(host)
-    assert_raises_like(lambda: operator.iadd(host.copy(), numpy.ones((2, 3))),
-                       lambda: operator.iadd(ours, dnp.ones((2, 3))))
+    assert_raises_like(
+        lambda: operator.iadd(host.copy(), numpy.ones((2, 3))),
+        lambda: operator.iadd(ours, dnp.ones((2, 3))),
+    )
     assert_eq(ours, host)
 
 
@@ -222,8 +260,10 @@ def test_matmul_operators() -> None:
 def test_matmul_in_place_same_kind_error() -> None:
     host = numpy.eye(2, dtype=int)
     ours = dnp.array(host)
-    assert_raises_like(lambda: operator.imatmul(host.copy(), numpy.eye(2)),
-                       lambda: operator.imatmul(ours, dnp.eye(2)))
+    assert_raises_like(
+        lambda: operator.imatmul(host.copy(), numpy.eye(2)),
+        lambda: operator.imatmul(ours, dnp.eye(2)),
+    )
 
 
 def test_numpy_functions_give_our_arrays() -> None:
@@ -255,8 +295,13 @@ def test_comparison_with_unsupported_objects() -> None:
 def test_operators_on_python_and_numpy_scalars_keep_nep50() -> None:
     host = numpy.arange(4, dtype=numpy.uint8)
     ours = dnp.array(host)
-    checks = [(ours + 3, host + 3), (ours * 2.5, host * 2.5), (ours - numpy.int16(1), host - numpy.int16(1)),
-              (3 ** ours, 3 ** host), (numpy.float32(2) / ours, numpy.float32(2) / host)]
+    checks = [
+        (ours + 3, host + 3),
+        (ours * 2.5, host * 2.5),
+        (ours - numpy.int16(1), host - numpy.int16(1)),
+        (3**ours, 3**host),
+        (numpy.float32(2) / ours, numpy.float32(2) / host),
+    ]
     persisted = dask.persist(*(mine for mine, _ in checks))
     for mine, (_, theirs) in zip(persisted, checks, strict=True):
         assert_eq(mine, theirs)
@@ -276,8 +321,8 @@ def test_negative_integer_scalar_exponent_raises_at_call() -> None:
     host = numpy.arange(3)
     ours = dnp.array(host)
     for exponent in (-1, numpy.int8(-2)):
-        assert_raises_like(lambda: host ** exponent, lambda: ours ** exponent)  # noqa: B023
+        assert_raises_like(lambda: host**exponent, lambda: ours**exponent)  # noqa: B023
         assert_raises_like(lambda: numpy.power(host, exponent), lambda: dnp.power(ours, exponent))  # noqa: B023
     assert_raises_like(lambda: numpy.array([True]) ** -1, lambda: dnp.array([True]) ** -1)
-    assert_eq(ours ** -1.0, host ** -1.0)
+    assert_eq(ours**-1.0, host**-1.0)
     assert_eq(dnp.array([], dtype=int) ** -1, numpy.array([], dtype=int) ** -1)

@@ -17,8 +17,20 @@ import dask_gpunumeric as dnp
 from dask_gpunumeric._ir.ufunc_table import UfuncSpec, ufunc_by_name, ufunc_table
 from dask_gpunumeric.testing import assert_eq, assert_raises_like
 
-DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-          "float32", "float64", "complex128")
+DTYPES = (
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float32",
+    "float64",
+    "complex128",
+)
 # Results of these go through libm-style approximations whose last bit may differ between
 # NumPy's SIMD and scalar loops (chunk lengths differ from the whole array's).
 TRANSCENDENTAL_FAMILIES = ("exponents-logarithms", "trigonometric")
@@ -51,10 +63,26 @@ def _pool(dtype: numpy.dtype, second: bool, spec: UfuncSpec | None) -> list[Any]
     if dtype.kind == "f":
         return [numpy.nan, numpy.inf, -numpy.inf, -0.0, 0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 0.1, 7.25]
     if dtype.kind == "c":
-        return [complex(numpy.nan, 1), complex(numpy.inf, 0), complex(0, -numpy.inf), -0.0j,
-                0j, 1 + 1j, -2.5 + 0.5j, 3 - 1j, 0.5j, -1 + 0j, 0.25 + 2j, 1.5 + 0j]
+        return [
+            complex(numpy.nan, 1),
+            complex(numpy.inf, 0),
+            complex(0, -numpy.inf),
+            -0.0j,
+            0j,
+            1 + 1j,
+            -2.5 + 0.5j,
+            3 - 1j,
+            0.5j,
+            -1 + 0j,
+            0.25 + 2j,
+            1.5 + 0j,
+        ]
     info = numpy.iinfo(dtype)
-    if second and spec is not None and spec.numpy_name in ("power", "left_shift", "right_shift", "ldexp"):
+    if (
+        second
+        and spec is not None
+        and spec.numpy_name in ("power", "left_shift", "right_shift", "ldexp")
+    ):
         # Negative integer exponents raise at compute time in NumPy (data-dependent).
         return [0, 1, 2, 3, 5, 7, 0, 1]
     values = [0, 1, 2, 3, 7, 100, info.max, info.max - 1]
@@ -63,8 +91,14 @@ def _pool(dtype: numpy.dtype, second: bool, spec: UfuncSpec | None) -> list[Any]
     return [v for v in values if info.min <= v <= info.max]
 
 
-def sample(dtype: Any, shape: tuple[int, ...], seed: int = 0, *, second: bool = False,
-           spec: UfuncSpec | None = None) -> numpy.ndarray:
+def sample(
+    dtype: Any,
+    shape: tuple[int, ...],
+    seed: int = 0,
+    *,
+    second: bool = False,
+    spec: UfuncSpec | None = None,
+) -> numpy.ndarray:
     dtype = numpy.dtype(dtype)
     pool = numpy.array(_pool(dtype, second, spec), dtype=dtype)
     size = int(numpy.prod(shape, dtype=numpy.int64))
@@ -78,7 +112,9 @@ def _second_dtype(spec: UfuncSpec, dtype: str) -> str:
     return "int32" if spec.numpy_name == "ldexp" and dtype not in ("bool",) else dtype
 
 
-def inputs_for(spec: UfuncSpec, dtype: str, shapes: tuple[tuple[int, ...], ...]) -> list[numpy.ndarray]:
+def inputs_for(
+    spec: UfuncSpec, dtype: str, shapes: tuple[tuple[int, ...], ...]
+) -> list[numpy.ndarray]:
     hosts = [sample(dtype, shapes[0], 0, spec=spec)]
     if spec.nin == 2:
         hosts.append(sample(_second_dtype(spec, dtype), shapes[1], 1, second=True, spec=spec))
@@ -92,8 +128,9 @@ def ours(host: numpy.ndarray, chunks: Any) -> dnp.ndarray:
 Pending = list[tuple[dnp.ndarray, Any, float, str]]
 
 
-def check_call(spec: UfuncSpec, hosts: list[Any], operands: list[Any], pending: Pending,
-               **kwargs: Any) -> None:
+def check_call(
+    spec: UfuncSpec, hosts: list[Any], operands: list[Any], pending: Pending, **kwargs: Any
+) -> None:
     """``spec(*operands)`` equals NumPy's ``spec(*hosts)``, or raises NumPy's exception.
 
     Errors are checked at once (they are raised at the call); values are appended to
@@ -103,8 +140,9 @@ def check_call(spec: UfuncSpec, hosts: list[Any], operands: list[Any], pending: 
     try:
         expected = numpy_ufunc(*hosts, **kwargs)
     except Exception:  # noqa: BLE001 - NumPy refuses: we must refuse the same way
-        assert_raises_like(lambda: numpy_ufunc(*hosts, **kwargs),
-                           lambda: ours_ufunc(*operands, **kwargs))
+        assert_raises_like(
+            lambda: numpy_ufunc(*hosts, **kwargs), lambda: ours_ufunc(*operands, **kwargs)
+        )
         return
     actual = ours_ufunc(*operands, **kwargs)
     expected_tuple = expected if isinstance(expected, tuple) else (expected,)
@@ -159,8 +197,15 @@ def test_dtype_sweep(spec: UfuncSpec) -> None:
 
 # -- the shape/chunking sweep ------------------------------------------------------------
 SHAPES = [(), (0,), (0, 3), (7,), (3, 5), (2, 3, 4), (2, 1, 3, 2)]
-PAIRS = [((3, 1), (1, 4)), ((2, 3, 4), (4,)), ((), (3, 2)), ((5, 1, 3), (1, 2, 1)),
-         ((0, 3), (1, 3)), ((4,), ()), ((3, 4), (3, 4))]
+PAIRS = [
+    ((3, 1), (1, 4)),
+    ((2, 3, 4), (4,)),
+    ((), (3, 2)),
+    ((5, 1, 3), (1, 2, 1)),
+    ((0, 3), (1, 3)),
+    ((4,), ()),
+    ((3, 4), (3, 4)),
+]
 CASES = [(shape, shape) for shape in SHAPES] + PAIRS
 
 
@@ -185,8 +230,9 @@ SHAPE_SWEEP = [(spec, "float64") for spec in CANONICAL] + [
 ]
 
 
-@pytest.mark.parametrize("spec,dtype", SHAPE_SWEEP,
-                         ids=[f"{spec.name}-{dtype}" for spec, dtype in SHAPE_SWEEP])
+@pytest.mark.parametrize(
+    "spec,dtype", SHAPE_SWEEP, ids=[f"{spec.name}-{dtype}" for spec, dtype in SHAPE_SWEEP]
+)
 def test_shape_sweep(spec: UfuncSpec, dtype: str) -> None:
     """All shapes and broadcasting pairs, each in one chunk and split; every other binary
     case splits only its first operand (then the inputs must be aligned onto one chunking)."""
@@ -194,8 +240,9 @@ def test_shape_sweep(spec: UfuncSpec, dtype: str) -> None:
     for i, shapes in enumerate(CASES[: len(SHAPES)] if spec.nin == 1 else CASES):
         hosts = inputs_for(spec, dtype, shapes)
         for splits in ((False, False), (True, i % 2 == 1)):
-            operands = [ours(h, chunking(h.shape, split))
-                        for h, split in zip(hosts, splits, strict=False)]
+            operands = [
+                ours(h, chunking(h.shape, split)) for h, split in zip(hosts, splits, strict=False)
+            ]
             check_call(spec, hosts, operands, pending)
     verify(pending)
 
@@ -217,8 +264,15 @@ def test_mixed_dtype_promotion(name: str) -> None:
 
 # -- scalars: NEP 50 weak Python scalars, strong NumPy scalars ----------------------------
 PYTHON_SCALARS = [2, -3, 0, 2.5, -0.0, float("nan"), True, 1j, 300, -1, 2**70, 70000]
-SCALAR_UFUNCS = ("add", "subtract", "divide", "floor_divide", "power", "less",
-                 "bitwise_and", "arctan2", "ldexp")
+SCALAR_UFUNCS = (  # one per kind of weak-scalar result: arithmetic, int/float, comparison...
+    "add",
+    "floor_divide",
+    "power",
+    "less",
+    "bitwise_and",
+    "arctan2",
+    "ldexp",
+)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -242,9 +296,16 @@ def test_out_of_range_python_int_overflows() -> None:
     assert_raises_like(lambda: numpy.int8(1) + 2**70, lambda: dnp.add(dnp.int8(1), 2**70))
 
 
-NUMPY_SCALARS = [numpy.int8(-3), numpy.uint8(200), numpy.int64(5), numpy.float32(2.5),
-                 numpy.float64(-0.0), numpy.complex128(1j), numpy.bool_(True),
-                 numpy.uint64(2**63)]
+NUMPY_SCALARS = [
+    numpy.int8(-3),
+    numpy.uint8(200),
+    numpy.int64(5),
+    numpy.float32(2.5),
+    numpy.float64(-0.0),
+    numpy.complex128(1j),
+    numpy.bool_(True),
+    numpy.uint64(2**63),
+]
 
 
 @pytest.mark.parametrize("dtype", ["int8", "uint8", "int64", "float32", "bool", "uint64"])
@@ -266,8 +327,11 @@ def test_all_scalar_operands_give_0d_arrays(name: str) -> None:
     hosts = [numpy.float64(2.5)] * spec.nin
     actual = getattr(dnp, name)(*hosts)
     expected = getattr(numpy, name)(*hosts)
-    for mine, theirs in zip(actual if spec.nout > 1 else (actual,),
-                            expected if spec.nout > 1 else (expected,), strict=True):
+    for mine, theirs in zip(
+        actual if spec.nout > 1 else (actual,),
+        expected if spec.nout > 1 else (expected,),
+        strict=True,
+    ):
         assert_eq(mine, numpy.asarray(theirs))
 
 
@@ -302,8 +366,10 @@ def test_two_outputs_positional_out() -> None:
 
 def test_out_tuple_of_wrong_length() -> None:
     host = sample("float64", (5,))
-    assert_raises_like(lambda: numpy.modf(host, out=(numpy.zeros(5),)),
-                       lambda: dnp.modf(dnp.array(host), out=(dnp.zeros(5),)))
+    assert_raises_like(
+        lambda: numpy.modf(host, out=(numpy.zeros(5),)),
+        lambda: dnp.modf(dnp.array(host), out=(dnp.zeros(5),)),
+    )
 
 
 # -- out= --------------------------------------------------------------------------------
@@ -351,14 +417,18 @@ def test_out_broadcasts_inputs() -> None:
 
 def test_out_wrong_shape_raises() -> None:
     host = numpy.arange(6.0)
-    assert_raises_like(lambda: numpy.add(host, 1, out=numpy.zeros(3)),
-                       lambda: dnp.add(dnp.array(host), 1, out=dnp.zeros(3)))
+    assert_raises_like(
+        lambda: numpy.add(host, 1, out=numpy.zeros(3)),
+        lambda: dnp.add(dnp.array(host), 1, out=dnp.zeros(3)),
+    )
 
 
 def test_out_same_kind_error() -> None:
     host = numpy.arange(6.0)
-    error = assert_raises_like(lambda: numpy.add(host, 1, out=numpy.zeros(6, dtype=int)),
-                               lambda: dnp.add(dnp.array(host), 1, out=dnp.zeros(6, dtype=int)))
+    error = assert_raises_like(
+        lambda: numpy.add(host, 1, out=numpy.zeros(6, dtype=int)),
+        lambda: dnp.add(dnp.array(host), 1, out=dnp.zeros(6, dtype=int)),
+    )
     assert isinstance(error, numpy._core._exceptions._UFuncOutputCastingError)
 
 
@@ -396,9 +466,16 @@ def test_dtype_keyword(name: str, dtype: str) -> None:
 
 
 @pytest.mark.parametrize("casting", ["no", "equiv", "safe", "same_kind", "unsafe"])
-@pytest.mark.parametrize("left,right", [("int8", "int8"), ("int8", "float64"),
-                                        ("float64", "float32"), ("int64", "uint64"),
-                                        ("complex128", "float64")])
+@pytest.mark.parametrize(
+    "left,right",
+    [
+        ("int8", "int8"),
+        ("int8", "float64"),
+        ("float64", "float32"),
+        ("int64", "uint64"),
+        ("complex128", "float64"),
+    ],
+)
 def test_casting_keyword(left: str, right: str, casting: str) -> None:
     spec = ufunc_by_name["add"]
     hosts = [sample(left, (5,)), sample(right, (5,), 1)]
@@ -457,13 +534,17 @@ def test_where_two_outputs() -> None:
 # -- errors at the call ------------------------------------------------------------------
 def test_wrong_number_of_arguments() -> None:
     assert_raises_like(lambda: numpy.add(numpy.ones(2)), lambda: dnp.add(dnp.ones(2)))
-    assert_raises_like(lambda: numpy.sin(numpy.ones(2), numpy.ones(2), numpy.ones(2)),
-                       lambda: dnp.sin(dnp.ones(2), dnp.ones(2), dnp.ones(2)))
+    assert_raises_like(
+        lambda: numpy.sin(numpy.ones(2), numpy.ones(2), numpy.ones(2)),
+        lambda: dnp.sin(dnp.ones(2), dnp.ones(2), dnp.ones(2)),
+    )
 
 
 def test_broadcast_error_is_raised_at_call() -> None:
-    assert_raises_like(lambda: numpy.add(numpy.ones((2, 3)), numpy.ones(4)),
-                       lambda: dnp.add(dnp.ones((2, 3)), dnp.ones(4)))
+    assert_raises_like(
+        lambda: numpy.add(numpy.ones((2, 3)), numpy.ones(4)),
+        lambda: dnp.add(dnp.ones((2, 3)), dnp.ones(4)),
+    )
 
 
 def test_unsupported_type_raises() -> None:
@@ -493,13 +574,18 @@ def test_outer_every_binary_ufunc(dtype: str) -> None:
         try:
             expected = outer(left, right)
         except Exception:  # noqa: BLE001
-            assert_raises_like(lambda: outer(left, right),  # noqa: B023 - called at once
-                               lambda: getattr(dnp, spec.name).outer(ours(left, 2), right))  # noqa: B023
+            assert_raises_like(
+                lambda: outer(left, right),  # noqa: B023 - called at once
+                lambda: getattr(dnp, spec.name).outer(ours(left, 2), right),  # noqa: B023
+            )
             continue
         actual = getattr(dnp, spec.name).outer(ours(left, (1, 2)), ours(right, 3))
         dispatched = outer(ours(left, 2), right)
-        for mine, theirs in zip(actual if spec.nout > 1 else (actual,),
-                                expected if spec.nout > 1 else (expected,), strict=True):
+        for mine, theirs in zip(
+            actual if spec.nout > 1 else (actual,),
+            expected if spec.nout > 1 else (expected,),
+            strict=True,
+        ):
             pending.append((mine, theirs, tolerance(spec, theirs.dtype), f"{spec.name}.outer"))
         first = dispatched[0] if spec.nout > 1 else dispatched
         first_expected = expected[0] if spec.nout > 1 else expected
@@ -545,12 +631,25 @@ def test_where_without_out_selected_values() -> None:
         dnp.sqrt(dnp.array(host), where=mask)
 
 
-@pytest.mark.parametrize("mask", [1, 0.0, numpy.float32(1), [1, 0], [1.5, 0], [True, False],
-                                  numpy.array([1, 0]), numpy.array(1), numpy.array(True)],
-                         ids=repr)
+@pytest.mark.parametrize(
+    "mask",
+    [
+        1,
+        0.0,
+        numpy.float32(1),
+        [1, 0],
+        [1.5, 0],
+        [True, False],
+        numpy.array([1, 0]),
+        numpy.array(1),
+        numpy.array(True),
+    ],
+    ids=repr,
+)
 def test_where_mask_conversion(mask: Any) -> None:
     """Arrays must cast to bool safely (int arrays are NumPy's TypeError); scalars and lists
     are converted to bool."""
+
     def run(module: Any) -> Any:
         out = module.zeros(2, dtype=int)
         module.add(module.arange(2), 1, out=out, where=mask)

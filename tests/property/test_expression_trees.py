@@ -21,10 +21,14 @@ DTYPES = ["bool", "int8", "int32", "int64", "uint8", "uint64", "float32", "float
 # ``power`` is left out because ``x ** -1`` raises at compute time in NumPy (data-dependent).
 EXCLUDED_FAMILIES = ("exponents-logarithms", "trigonometric")
 EXCLUDED = ("power", "float_power", "cbrt", "isnat")
-UFUNCS = sorted({
-    row.numpy_name for row in ufunc_table
-    if row.nout == 1 and row.family not in EXCLUDED_FAMILIES and row.numpy_name not in EXCLUDED
-} | {"degrees", "radians"})
+UFUNCS = sorted(
+    {
+        row.numpy_name
+        for row in ufunc_table
+        if row.nout == 1 and row.family not in EXCLUDED_FAMILIES and row.numpy_name not in EXCLUDED
+    }
+    | {"degrees", "radians"}
+)
 UNARY = [name for name in UFUNCS if getattr(numpy, name).nin == 1]
 BINARY = [name for name in UFUNCS if getattr(numpy, name).nin == 2]
 POOLS = {
@@ -74,7 +78,9 @@ def trees(n_inputs: int) -> st.SearchStrategy[Any]:
     def extend(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
         return st.one_of(
             st.builds(lambda op, a: Call(op, (a,)), st.sampled_from(UNARY), children),
-            st.builds(lambda op, a, b: Call(op, (a, b)), st.sampled_from(BINARY), children, children),
+            st.builds(
+                lambda op, a, b: Call(op, (a, b)), st.sampled_from(BINARY), children, children
+            ),
             st.builds(lambda c, a, b: Call("where", (c, a, b)), children, children, children),
             st.builds(lambda a, d: Call("astype", (a,), d), children, st.sampled_from(DTYPES)),
         )
@@ -111,35 +117,45 @@ def cases(draw: st.DrawFn) -> tuple[Any, list[numpy.ndarray], list[tuple[int, ..
     chunkings = []
     for shape in shapes:
         dtype = numpy.dtype(draw(st.sampled_from(DTYPES)))
-        pool = numpy.array(POOLS[dtype.kind]).astype(dtype) if dtype.kind != "c" else \
-            numpy.array(POOLS["c"], dtype=dtype)
+        pool = (
+            numpy.array(POOLS[dtype.kind]).astype(dtype)
+            if dtype.kind != "c"
+            else numpy.array(POOLS["c"], dtype=dtype)
+        )
         size = int(numpy.prod(shape, dtype=numpy.int64))
         picks = draw(st.lists(st.integers(0, len(pool) - 1), min_size=size, max_size=size))
         hosts.append(pool[numpy.array(picks, dtype=numpy.intp)].reshape(shape))
         # Mostly several chunks per axis (uneven ones included), sometimes one.
-        chunkings.append(tuple(draw(st.integers(1, max(1, (n + 1) // 2)) | st.just(max(1, n)))
-                               for n in shape))
+        chunkings.append(
+            tuple(draw(st.integers(1, max(1, (n + 1) // 2)) | st.just(max(1, n))) for n in shape)
+        )
     reversed_inputs = [draw(st.booleans()) for _ in shapes]
     return draw(trees(count)), hosts, chunkings, reversed_inputs
 
 
-@settings(max_examples=40, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 @given(cases())
 def test_expression_tree_matches_numpy(case: tuple[Any, ...]) -> None:
     tree, hosts, chunkings, reversed_inputs = case
     ours = [dnp.array(host, chunks=chunks) for host, chunks in zip(hosts, chunkings, strict=True)]
     # Some inputs are reversed views (negative steps), as stencils read their neighbours.
-    flips = [(slice(None, None, -1),) * host.ndim if flip else () for host, flip
-             in zip(hosts, reversed_inputs, strict=True)]
+    flips = [
+        (slice(None, None, -1),) * host.ndim if flip else ()
+        for host, flip in zip(hosts, reversed_inputs, strict=True)
+    ]
     hosts = [host[flip] for host, flip in zip(hosts, flips, strict=True)]
     ours = [array[flip] for array, flip in zip(ours, flips, strict=True)]
     with numpy.errstate(all="ignore"):
         try:
             expected = evaluate(tree, numpy, hosts)
         except Exception:  # noqa: BLE001 - NumPy refuses the tree: so must we, the same way
-            assert_raises_like(lambda: evaluate(tree, numpy, hosts),
-                               lambda: evaluate(tree, dnp, ours))
+            assert_raises_like(
+                lambda: evaluate(tree, numpy, hosts), lambda: evaluate(tree, dnp, ours)
+            )
             return
         actual = evaluate(tree, dnp, ours)
         assert_eq(actual, numpy.asarray(expected))
