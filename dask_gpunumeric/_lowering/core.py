@@ -1,10 +1,19 @@
-"""The traversal: lower every node once (iteratively: graphs can be deep), children first."""
+"""The traversal: lower every node once (iteratively: graphs can be deep), children first.
+
+Each node is lowered against *stand-in* inputs: dask arrays with the children's names,
+chunks and chunk type whose graphs hold one empty layer. dask.array operations merge
+every layer of their inputs' graphs into their result, so lowering against the real
+inputs costs O(layers so far) per node and O(n^2) for a loop's n iterations (86 s for
+1,000 stencil iterations). Here each node costs only its own layers; the one graph of
+the result is assembled from them at the end.
+"""
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
 import dask.array as da
+from dask.highlevelgraph import HighLevelGraph, MaterializedLayer
 
 from .._backends import get_backend
 from .._ir.expr import Expr
@@ -21,19 +30,37 @@ lowering_table: dict[type, Lowering] = {
 }
 
 
+def _stand_in(array: da.Array) -> da.Array:
+    """``array`` without its history: same name, chunks and meta; an empty graph layer."""
+    graph = HighLevelGraph({array.name: MaterializedLayer({})}, {array.name: set()})
+    return da.Array(graph, array.name, array.chunks, meta=array._meta)
+
+
 def lower(expr: Expr, backend_name: str | None = None) -> da.Array:
     """The dask array computing ``expr`` with the configured (or named) chunk backend."""
     backend_name = backend_name or get_backend().name
-    lowered: dict[int, da.Array] = {}
+    stand_ins: dict[int, da.Array] = {}
+    layers: dict[str, Any] = {}
+    dependencies: dict[str, set[str]] = {}
     stack: list[tuple[Expr, bool]] = [(expr, False)]
     while stack:
         node, children_done = stack.pop()
-        if node.number in lowered:
+        if node.number in stand_ins:
             continue
         if not children_done:
             stack.append((node, True))
-            stack.extend((child, False) for child in node.children if child.number not in lowered)
+            stack.extend((child, False) for child in node.children if child.number not in stand_ins)
             continue
-        inputs = [lowered[child.number] for child in node.children]
-        lowered[node.number] = lowering_table[type(node)](node, inputs, backend_name)
-    return lowered[expr.number]
+        inputs = [stand_ins[child.number] for child in node.children]
+        result = lowering_table[type(node)](node, inputs, backend_name)
+        graph = result.__dask_graph__()
+        input_names = {array.name for array in inputs}
+        for name, layer in graph.layers.items():
+            if name not in input_names:  # an input's stand-in layer: its real one is kept
+                layers[name] = layer
+                dependencies[name] = set(graph.dependencies.get(name, ()))
+        stand_ins[node.number] = _stand_in(result)
+    root = stand_ins[expr.number]
+    # A layer whose name differs from its array's would leave a dangling stand-in name.
+    dependencies = {name: deps & layers.keys() for name, deps in dependencies.items()}
+    return da.Array(HighLevelGraph(layers, dependencies), root.name, root.chunks, meta=root._meta)
