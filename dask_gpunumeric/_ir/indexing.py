@@ -217,7 +217,8 @@ def apply_region(array: Any, region: Region) -> Any:
     """``region`` of any array supporting NumPy's basic indexing and ``transpose`` (host,
     device or dask arrays alike)."""
     index = tuple(a if isinstance(a, int) else _as_slice(a) for a in region.axes)
-    result = array[index]
+    # The Ellipsis keeps an all-integer index a 0-d view: NumPy would return a scalar copy.
+    result = array[index + (Ellipsis,)]
     spanned = [k for k, a in enumerate(region.axes) if not isinstance(a, int)]
     order = [spanned.index(e) for e in region.out if not isinstance(e, NewAxis)]
     if order != sorted(order):

@@ -251,3 +251,16 @@ def test_real_and_imag_are_views() -> None:
     twins.do(real, _set(0, 5.0))
     imag = twins.view(0, lambda a: a.imag)
     twins.do(imag, _add_in_place)
+
+
+def test_integer_write_through_reshape_view_lands_in_its_row() -> None:
+    """Regression (found by hypothesis): an all-integer index on the layout stand-in gave
+    NumPy a scalar copy, so the write was mapped to the wrong row of the store."""
+    host = numpy.zeros((2, 1))
+    ours = dnp.array(host, chunks=(1, 1))
+    host_view, our_view = host.reshape((2,)), ours.reshape((2,))
+    for view in (host_view, our_view):
+        view[...] += 1
+        view[1] = 0
+    assert_eq(ours, host)
+    assert_eq(our_view, host_view)
