@@ -227,6 +227,7 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
     start, stop = (x.compute() if isinstance(x, ndarray) else x for x in (start, stop))
     probe = numpy.linspace(start, stop, num=min(num, 2), endpoint=endpoint, dtype=dtype,
                            axis=axis)  # NumPy's dtype and errors (a bad axis included)
+    check_dtype(probe.dtype)
     # NumPy computes in the inexact type of start and stop (float32 ones stay float32).
     computing = numpy.linspace(start, stop, num=min(num, 2), endpoint=endpoint).dtype
     shape = (num,) + numpy.broadcast_shapes(numpy.shape(start), numpy.shape(stop))
@@ -251,6 +252,7 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = float, order: str
     _check_order(order)
     shape = (operator.index(N), operator.index(N if M is None else M))
     _as_tuple(shape)
+    check_dtype(numpy.dtype(dtype))
     return ndarray._from_expr(Eye(shape, numpy.dtype(dtype), operator.index(k), _chunks(shape, chunks)))
 
 

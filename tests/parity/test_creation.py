@@ -90,6 +90,14 @@ def test_unsupported_dtypes_raise_type_error() -> None:
         numpy.zeros(3, dtype=dtype)  # NumPy accepts them
         with pytest.raises(TypeError):
             dnp.zeros(3, dtype=dtype)
+    for make in (
+        lambda: dnp.eye(2, dtype="U3"),
+        lambda: dnp.identity(2, dtype=object),
+        lambda: dnp.linspace(0, 1, 3, dtype="U3"),
+        lambda: dnp.full(2, "ab"),
+    ):
+        with pytest.raises(TypeError):
+            make()
     with pytest.raises(TypeError):
         dnp.array(["a", "b"])
     with pytest.raises(TypeError):
