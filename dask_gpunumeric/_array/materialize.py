@@ -8,7 +8,7 @@ import numpy
 from .._backends import get_backend
 from .._ir.expr import Expr
 from .._ir.leaves import DaskData
-from .._lowering import lower
+from .._lowering import lower, lower_all
 from .store import Store, live_stores
 
 # Stores shallower than this are cheap to recompute; persisting them is not worth a copy.
@@ -23,7 +23,7 @@ def compute_expr(expr: Expr) -> numpy.ndarray:
     """
     backend = get_backend()
     stores = _live_stores_within(expr)
-    persisted = dask.persist(lower(expr, backend.name), *(lower(s.version, backend.name) for s in stores))
+    persisted = dask.persist(*lower_all([expr, *(s.version for s in stores)], backend.name))
     for store, array in zip(stores, persisted[1:]):
         store.version = DaskData(array, materialized=True)
     (result,) = dask.compute(persisted[0])

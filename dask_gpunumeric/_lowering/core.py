@@ -38,11 +38,16 @@ def _stand_in(array: da.Array) -> da.Array:
 
 def lower(expr: Expr, backend_name: str | None = None) -> da.Array:
     """The dask array computing ``expr`` with the configured (or named) chunk backend."""
+    return lower_all([expr], backend_name)[0]
+
+
+def lower_all(exprs: list[Expr], backend_name: str | None = None) -> list[da.Array]:
+    """Dask arrays computing each of ``exprs``, from one traversal and one shared graph."""
     backend_name = backend_name or get_backend().name
     stand_ins: dict[int, da.Array] = {}
     layers: dict[str, Any] = {}
     dependencies: dict[str, set[str]] = {}
-    stack: list[tuple[Expr, bool]] = [(expr, False)]
+    stack: list[tuple[Expr, bool]] = [(expr, False) for expr in reversed(exprs)]
     while stack:
         node, children_done = stack.pop()
         if node.number in stand_ins:
@@ -60,7 +65,8 @@ def lower(expr: Expr, backend_name: str | None = None) -> da.Array:
                 layers[name] = layer
                 dependencies[name] = set(graph.dependencies.get(name, ()))
         stand_ins[node.number] = _stand_in(result)
-    root = stand_ins[expr.number]
     # A layer whose name differs from its array's would leave a dangling stand-in name.
     dependencies = {name: deps & layers.keys() for name, deps in dependencies.items()}
-    return da.Array(HighLevelGraph(layers, dependencies), root.name, root.chunks, meta=root._meta)
+    graph = HighLevelGraph(layers, dependencies)
+    roots = [stand_ins[expr.number] for expr in exprs]
+    return [da.Array(graph, root.name, root.chunks, meta=root._meta) for root in roots]
