@@ -24,7 +24,7 @@ def compute_expr(expr: Expr) -> numpy.ndarray:
     backend = get_backend()
     stores = _live_stores_within(expr)
     persisted = dask.persist(*lower_all([expr, *(s.version for s in stores)], backend.name))
-    for store, array in zip(stores, persisted[1:]):
+    for store, array in zip(stores, persisted[1:], strict=True):
         store.version = DaskData(array, materialized=True)
     (result,) = dask.compute(persisted[0])
     return numpy.asarray(backend.to_host(result)).reshape(expr.shape)

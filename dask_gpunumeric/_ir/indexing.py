@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 import numpy
 
@@ -22,7 +22,7 @@ class NewAxis:
 
 
 Span = tuple[int, int, int]  # (start, step, count) of a sliced source axis
-AxisIndex = Union[int, Span]
+AxisIndex = int | Span
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,7 @@ class Region:
         """The region selecting ``inner`` (a region of this region's output) from the source."""
         axes = list(self.axes)
         replaced: list[int | NewAxis | None] = []  # what each of our output axes becomes
-        for entry, index in zip(self.out, inner.axes):
+        for entry, index in zip(self.out, inner.axes, strict=True):
             if isinstance(entry, NewAxis):
                 replaced.append(None if isinstance(index, int) else NewAxis(index[2]))
                 continue

@@ -138,6 +138,6 @@ def gather_points(backend_name: str, dtype: numpy.dtype, length: int,
     """Element ``positions[i]`` of the result is ``block[local_coords][i]``, per source block."""
     xp = get_backend(backend_name).xp
     result = xp.empty((length,), dtype=dtype)
-    for (local_coords, positions), block in zip(sources, blocks):
+    for (local_coords, positions), block in zip(sources, blocks, strict=True):
         result[positions] = block[local_coords]
     return result

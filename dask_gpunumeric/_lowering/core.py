@@ -10,7 +10,8 @@ the result is assembled from them at the end.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import dask.array as da
 from dask.highlevelgraph import HighLevelGraph, MaterializedLayer

@@ -57,7 +57,7 @@ def _block_hits(span: tuple[int, int, int], chunks: tuple[int, ...]) -> list[tup
     span's element i is at ``start + step * i``."""
     start, step, count = span
     hits = []
-    for block, (low, size) in enumerate(zip(block_offsets((chunks,))[0], chunks)):
+    for block, (low, size) in enumerate(zip(block_offsets((chunks,))[0], chunks, strict=True)):
         first = max(0, -(-(low - start) // step))
         end = min(count, -(-(low + size - start) // step))
         if first < end:
@@ -71,7 +71,7 @@ def lower_set_item(node: ir.SetItem, inputs: list[da.Array], backend: str) -> da
     if 0 in region.shape:
         return target
     value, spans = _source_aligned(da.broadcast_to(value, region.shape), region)
-    hits = [_block_hits(span, chunks) for span, chunks in zip(spans, target.chunks)]
+    hits = [_block_hits(span, chunks) for span, chunks in zip(spans, target.chunks, strict=True)]
     value = value.rechunk(tuple(tuple(end - first for _, first, end in h) for h in hits))
     offsets = block_offsets(target.chunks)
     written = {}
@@ -79,7 +79,7 @@ def lower_set_item(node: ir.SetItem, inputs: list[da.Array], backend: str) -> da
         block = tuple(hit[0] for _, hit in pieces)
         local = tuple(
             slice(start + step * first - offsets[axis][b], start + step * (end - 1) - offsets[axis][b] + 1, step)
-            for axis, ((start, step, _), (_, (b, first, end))) in enumerate(zip(spans, pieces))
+            for axis, ((start, step, _), (_, (b, first, end))) in enumerate(zip(spans, pieces, strict=True))
         )
         written[block] = (chunk_kernels.write_block, (target.name,) + block, local,
                           (value.name,) + tuple(j for j, _ in pieces))
@@ -94,13 +94,13 @@ def _points_by_block(coords: tuple[numpy.ndarray, ...], chunks: tuple[tuple[int,
     """For every block holding some of the points: (block, local coords, point ids)."""
     flat = [c.ravel() for c in coords]
     bounds = [numpy.cumsum((0,) + c) for c in chunks]
-    block_of = [numpy.searchsorted(b, f, side="right") - 1 for b, f in zip(bounds, flat)]
+    block_of = [numpy.searchsorted(b, f, side="right") - 1 for b, f in zip(bounds, flat, strict=True)]
     groups: dict[tuple[int, ...], list[int]] = {}
-    for point, block in enumerate(zip(*block_of)):
+    for point, block in enumerate(zip(*block_of, strict=True)):
         groups.setdefault(tuple(int(b) for b in block), []).append(point)
     for block, points in groups.items():
         ids = numpy.asarray(points, dtype=numpy.intp)
-        local = tuple(f[ids] - b[i] for f, b, i in zip(flat, bounds, block))
+        local = tuple(f[ids] - b[i] for f, b, i in zip(flat, bounds, block, strict=True))
         yield block, local, ids
 
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import itertools
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import dask.array as da
 import numpy
@@ -30,8 +31,8 @@ def from_block_function(name: str, chunks: Chunks, dtype: numpy.dtype, backend_n
     offsets = block_offsets(chunks)
     graph = {}
     for index in itertools.product(*(range(len(c)) for c in chunks)):
-        shape = tuple(c[i] for c, i in zip(chunks, index))
-        offset = tuple(o[i] for o, i in zip(offsets, index))
+        shape = tuple(c[i] for c, i in zip(chunks, index, strict=True))
+        offset = tuple(o[i] for o, i in zip(offsets, index, strict=True))
         graph[(name,) + index] = (make_block, shape, offset)
     layer = HighLevelGraph.from_collections(name, graph, dependencies=())
     return da.Array(layer, name, chunks, meta=meta(backend_name, len(chunks), dtype))

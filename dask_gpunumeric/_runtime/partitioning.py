@@ -40,4 +40,4 @@ def default_chunks(shape: tuple[int, ...]) -> Chunks:
                 progressed = True
         if not progressed:
             break
-    return tuple(split_evenly(n, k) for n, k in zip(shape, splits))
+    return tuple(split_evenly(n, k) for n, k in zip(shape, splits, strict=True))

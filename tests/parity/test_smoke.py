@@ -1,5 +1,4 @@
 import numpy
-import pytest
 
 import dask_gpunumeric as dnp
 from dask_gpunumeric.testing import assert_eq, assert_raises_like

@@ -52,7 +52,7 @@ def test_scalar_conversions_match_numpy(pair) -> None:
 def test_len_and_iteration(pair) -> None:
     host, ours = pair
     assert len(ours) == len(host)
-    for row_ours, row_host in zip(ours, host):
+    for row_ours, row_host in zip(ours, host, strict=True):
         assert_eq(row_ours, row_host)
     assert_raises_like(lambda: len(host[0, 0][()] * numpy.ones(())), lambda: len(ours[0, 0]))
 

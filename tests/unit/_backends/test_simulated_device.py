@@ -58,7 +58,7 @@ def test_dask_drives_simulated_chunks(device) -> None:
     results = [array.rechunk((4, 2)), array.sum(axis=0), da.tensordot(array, array.T, axes=1),
                array.mean(), array.var(axis=1)]
     expected = [host, host.sum(axis=0), host @ host.T, host.mean(), host.var(axis=1)]
-    for result, want in zip(results, expected):
+    for result, want in zip(results, expected, strict=True):
         (value,) = __import__("dask").compute(result)
         assert isinstance(value, SimulatedDeviceArray), type(value)
         numpy.testing.assert_allclose(value.get(), want)
