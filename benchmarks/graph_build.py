@@ -69,8 +69,9 @@ def measure_graph_build(n: int, iterations: int) -> GraphBuildSpec:
         graph = grid.to_dask().__dask_graph__()
         tasks = len(graph)
         lower_seconds = time.perf_counter() - start
-    return GraphBuildSpec(iterations, max(build_seconds, 0.0), lower_seconds, tasks,
-                          grid._store.version.depth)
+    return GraphBuildSpec(
+        iterations, max(build_seconds, 0.0), lower_seconds, tasks, grid._store.version.depth
+    )
 
 
 def dask_setitem_route(n: int, iterations: int, chunks: tuple[tuple[int, ...], ...]) -> None:
@@ -93,8 +94,11 @@ def dask_setitem_route(n: int, iterations: int, chunks: tuple[tuple[int, ...], .
     start = time.perf_counter()
     total = float(grid.sum().compute())
     compute_seconds = time.perf_counter() - start
-    print(f"  dask __setitem__ route, {iterations} iterations: build {build_seconds:.3f} s, "
-          f"{tasks} tasks, compute {compute_seconds:.3f} s (sum={total:.6f})", flush=True)
+    print(
+        f"  dask __setitem__ route, {iterations} iterations: build {build_seconds:.3f} s, "
+        f"{tasks} tasks, compute {compute_seconds:.3f} s (sum={total:.6f})",
+        flush=True,
+    )
 
 
 def compute_seconds(n: int, iterations: int) -> tuple[float, float]:
@@ -107,18 +111,27 @@ def compute_seconds(n: int, iterations: int) -> tuple[float, float]:
     return time.perf_counter() - start, total
 
 
-def run_dask_route(n: int, iterations: int, chunks: tuple[tuple[int, ...], ...],
-                   timeout: float) -> None:
+def run_dask_route(
+    n: int, iterations: int, chunks: tuple[tuple[int, ...], ...], timeout: float
+) -> None:
     """Run :func:`dask_setitem_route` in a subprocess, killed after ``timeout`` seconds."""
-    code = ("from benchmarks.graph_build import dask_setitem_route; "
-            f"dask_setitem_route({n}, {iterations}, {chunks!r})")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(REPO_ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    code = (
+        "from benchmarks.graph_build import dask_setitem_route; "
+        f"dask_setitem_route({n}, {iterations}, {chunks!r})"
+    )
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(
+            [str(REPO_ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
+        ),
+    }
     try:
         subprocess.run([sys.executable, "-c", code], env=env, timeout=timeout, check=True)
     except subprocess.TimeoutExpired:
-        print(f"  dask __setitem__ route, {iterations} iterations: did not finish within "
-              f"{timeout:.0f} s (stopped)")
+        print(
+            f"  dask __setitem__ route, {iterations} iterations: did not finish within "
+            f"{timeout:.0f} s (stopped)"
+        )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -126,26 +139,37 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("-n", type=int, default=1024, help="grid interior size (grid is n+2)")
     parser.add_argument("--iterations", type=int, nargs="+", default=[10, 100, 1000])
     parser.add_argument("--dask-route-iterations", type=int, default=10)
-    parser.add_argument("--dask-route-timeout", type=float, default=120.0,
-                        help="seconds before the dask comparison is stopped; 0 skips it")
+    parser.add_argument(
+        "--dask-route-timeout",
+        type=float,
+        default=120.0,
+        help="seconds before the dask comparison is stopped; 0 skips it",
+    )
     args = parser.parse_args(argv)
 
     import dask
 
     import dask_gpunumeric
 
-    print(f"graph-build benchmark: grid {args.n + 2}x{args.n + 2}, "
-          f"backend={dask_gpunumeric.config.get('backend')}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}, dask {dask.__version__}")
+    print(
+        f"graph-build benchmark: grid {args.n + 2}x{args.n + 2}, "
+        f"backend={dask_gpunumeric.config.get('backend')}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, dask {dask.__version__}"
+    )
     print("auto-persist disabled (persist_depth=10**9): one graph for the whole loop")
-    print(f"{'iterations':>10} {'build s':>9} {'build us/it':>12} {'lower s':>9} "
-          f"{'lower ms/it':>12} {'tasks':>8} {'tasks/it':>9}")
+    print(
+        f"{'iterations':>10} {'build s':>9} {'build us/it':>12} {'lower s':>9} "
+        f"{'lower ms/it':>12} {'tasks':>8} {'tasks/it':>9}"
+    )
     for iterations in args.iterations:
         spec = measure_graph_build(args.n, iterations)
-        print(f"{spec.iterations:>10} {spec.build_seconds:>9.4f} "
-              f"{spec.build_per_iteration * 1e6:>12.1f} {spec.lower_seconds:>9.3f} "
-              f"{spec.lower_per_iteration * 1e3:>12.2f} {spec.tasks:>8} "
-              f"{spec.tasks / spec.iterations:>9.1f}", flush=True)
+        print(
+            f"{spec.iterations:>10} {spec.build_seconds:>9.4f} "
+            f"{spec.build_per_iteration * 1e6:>12.1f} {spec.lower_seconds:>9.3f} "
+            f"{spec.lower_per_iteration * 1e3:>12.2f} {spec.tasks:>8} "
+            f"{spec.tasks / spec.iterations:>9.1f}",
+            flush=True,
+        )
 
     iterations = args.dask_route_iterations
     seconds, total = compute_seconds(args.n, iterations)

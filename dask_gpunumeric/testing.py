@@ -11,29 +11,45 @@ from ._array.ndarray import ndarray
 from ._backends import get_backend
 
 
-def assert_eq(actual: Any, expected: Any, *, rtol: float = 0.0, atol: float = 0.0,
-              check_chunk_type: bool = True) -> None:
+def assert_eq(
+    actual: Any,
+    expected: Any,
+    *,
+    rtol: float = 0.0,
+    atol: float = 0.0,
+    check_chunk_type: bool = True,
+) -> None:
     """``actual`` (ours) equals ``expected`` (NumPy's) in shape, dtype and values.
 
     Values must be equal (NaN equals NaN, signed zeros too) unless tolerances are given.
     When ``actual`` is our array, its chunks must also be of the backend's chunk type.
     """
     if isinstance(expected, numpy.ndarray) or isinstance(actual, ndarray):
-        assert isinstance(actual, ndarray), f"expected a dask_gpunumeric.ndarray, got {type(actual)}"
+        assert isinstance(actual, ndarray), (
+            f"expected a dask_gpunumeric.ndarray, got {type(actual)}"
+        )
     if isinstance(actual, ndarray):
         if check_chunk_type:
             chunk_type = type(actual.to_dask()._meta)
             backend = get_backend()
-            assert chunk_type is backend.chunk_type, f"chunks are {chunk_type}, backend is {backend.name}"
+            assert chunk_type is backend.chunk_type, (
+                f"chunks are {chunk_type}, backend is {backend.name}"
+            )
         actual_host = actual.compute()
     else:
         actual_host = actual
     expected_host = numpy.asarray(expected)
     actual_host = numpy.asarray(actual_host)
-    assert actual_host.shape == expected_host.shape, f"shape {actual_host.shape} != {expected_host.shape}"
-    assert actual_host.dtype == expected_host.dtype, f"dtype {actual_host.dtype} != {expected_host.dtype}"
+    assert actual_host.shape == expected_host.shape, (
+        f"shape {actual_host.shape} != {expected_host.shape}"
+    )
+    assert actual_host.dtype == expected_host.dtype, (
+        f"dtype {actual_host.dtype} != {expected_host.dtype}"
+    )
     if rtol or atol:
-        numpy.testing.assert_allclose(actual_host, expected_host, rtol=rtol, atol=atol, equal_nan=True)
+        numpy.testing.assert_allclose(
+            actual_host, expected_host, rtol=rtol, atol=atol, equal_nan=True
+        )
     else:
         numpy.testing.assert_array_equal(actual_host, expected_host, strict=True)
 
@@ -49,6 +65,8 @@ def assert_raises_like(numpy_call: Callable[[], Any], our_call: Callable[[], Any
     try:
         our_call()
     except Exception as error:  # noqa: BLE001
-        assert isinstance(error, expected), f"raised {type(error).__name__}: {error}; NumPy raises {expected.__name__}"
+        assert isinstance(error, expected), (
+            f"raised {type(error).__name__}: {error}; NumPy raises {expected.__name__}"
+        )
         return error
     raise AssertionError(f"did not raise; NumPy raises {expected.__name__}")

@@ -42,8 +42,10 @@ def main() -> None:
     grid = stencil(dask_gpunumeric, args.n, args.iterations)
     total = float(grid.sum())
     elapsed = time.perf_counter() - start
-    print(f"N={args.n} I={args.iterations} sum={total:.6f} "
-          f"backend={dask_gpunumeric.config.get('backend')} time={elapsed:.3f}s")
+    print(
+        f"N={args.n} I={args.iterations} sum={total:.6f} "
+        f"backend={dask_gpunumeric.config.get('backend')} time={elapsed:.3f}s"
+    )
     if args.check:
         expected = stencil(numpy, args.n, args.iterations)
         error = float(numpy.max(numpy.abs(numpy.asarray(grid) - expected)))

@@ -11,8 +11,11 @@ CPU_BACKENDS = "numpy,simulated-device"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--backends", default=CPU_BACKENDS,
-                     help=f"comma-separated chunk backends to run every test on (default {CPU_BACKENDS})")
+    parser.addoption(
+        "--backends",
+        default=CPU_BACKENDS,
+        help=f"comma-separated chunk backends to run every test on (default {CPU_BACKENDS})",
+    )
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

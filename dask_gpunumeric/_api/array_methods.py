@@ -12,12 +12,27 @@ from . import creation, elementwise, linear_algebra, reductions
 from .ufuncs import ufuncs
 
 _BINARY_OPERATORS = {
-    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
-    "floordiv": "floor_divide", "mod": "remainder", "pow": "power", "and": "bitwise_and",
-    "or": "bitwise_or", "xor": "bitwise_xor", "lshift": "left_shift", "rshift": "right_shift",
+    "add": "add",
+    "sub": "subtract",
+    "mul": "multiply",
+    "truediv": "divide",
+    "floordiv": "floor_divide",
+    "mod": "remainder",
+    "pow": "power",
+    "and": "bitwise_and",
+    "or": "bitwise_or",
+    "xor": "bitwise_xor",
+    "lshift": "left_shift",
+    "rshift": "right_shift",
 }
-_COMPARISONS = {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal",
-                "eq": "equal", "ne": "not_equal"}
+_COMPARISONS = {
+    "lt": "less",
+    "le": "less_equal",
+    "gt": "greater",
+    "ge": "greater_equal",
+    "eq": "equal",
+    "ne": "not_equal",
+}
 _UNARY = {"neg": "negative", "pos": "positive", "abs": "absolute", "invert": "invert"}
 
 
@@ -87,7 +102,8 @@ def _install_operators() -> None:
 def _assign(target: ndarray, value: ndarray) -> ndarray:
     if not numpy.can_cast(value.dtype, target.dtype, "same_kind"):
         raise numpy._core._exceptions._UFuncOutputCastingError(  # type: ignore[attr-defined]
-            numpy.matmul, "same_kind", value.dtype, target.dtype, 0)
+            numpy.matmul, "same_kind", value.dtype, target.dtype, 0
+        )
     target[...] = value
     return target
 
@@ -99,12 +115,24 @@ def _conjugate(self: ndarray) -> ndarray:
 
 
 _METHODS = {
-    "sum": reductions.sum, "prod": reductions.prod, "mean": reductions.mean,
-    "var": reductions.var, "std": reductions.std, "max": reductions.max, "min": reductions.min,
-    "any": reductions.any, "all": reductions.all, "argmax": reductions.argmax,
-    "argmin": reductions.argmin, "cumsum": reductions.cumsum, "cumprod": reductions.cumprod,
-    "dot": linear_algebra.dot, "astype": elementwise.astype, "clip": elementwise.clip,
-    "conj": _conjugate, "conjugate": _conjugate,
+    "sum": reductions.sum,
+    "prod": reductions.prod,
+    "mean": reductions.mean,
+    "var": reductions.var,
+    "std": reductions.std,
+    "max": reductions.max,
+    "min": reductions.min,
+    "any": reductions.any,
+    "all": reductions.all,
+    "argmax": reductions.argmax,
+    "argmin": reductions.argmin,
+    "cumsum": reductions.cumsum,
+    "cumprod": reductions.cumprod,
+    "dot": linear_algebra.dot,
+    "astype": elementwise.astype,
+    "clip": elementwise.clip,
+    "conj": _conjugate,
+    "conjugate": _conjugate,
 }
 
 
@@ -120,7 +148,9 @@ def _flatten(self: ndarray, order: str = "C") -> ndarray:
     return creation.copy(self.reshape(-1))
 
 
-def _array_ufunc(self: ndarray, ufunc: numpy.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
+def _array_ufunc(
+    self: ndarray, ufunc: numpy.ufunc, method: str, *inputs: Any, **kwargs: Any
+) -> Any:
     product = _PRODUCT_UFUNCS.get(ufunc.__name__)
     if product is not None and method == "__call__":
         return product(*inputs, **kwargs)
@@ -144,14 +174,19 @@ def _array_ufunc(self: ndarray, ufunc: numpy.ufunc, method: str, *inputs: Any, *
 _PRODUCT_UFUNCS = {"matmul": linear_algebra.matmul}
 
 _UFUNC_REDUCERS = {
-    "add": reductions.sum, "multiply": reductions.prod, "maximum": reductions.max,
-    "minimum": reductions.min, "logical_and": reductions.all, "logical_or": reductions.any,
+    "add": reductions.sum,
+    "multiply": reductions.prod,
+    "maximum": reductions.max,
+    "minimum": reductions.min,
+    "logical_and": reductions.all,
+    "logical_or": reductions.any,
 }
 _UFUNC_SCANS = {"add": reductions.cumsum, "multiply": reductions.cumprod}
 
 
-def _ufunc_reduce(reducer: Any, array: Any, axis: Any = 0, dtype: Any = None, out: Any = None,
-                  **kwargs: Any) -> Any:
+def _ufunc_reduce(
+    reducer: Any, array: Any, axis: Any = 0, dtype: Any = None, out: Any = None, **kwargs: Any
+) -> Any:
     """``ufunc.reduce``/``accumulate``: their default axis is 0 (not None, as for ``sum``),
     ``out`` comes as a 1-tuple, and ``dtype`` only exists for the arithmetic reducers."""
     if isinstance(out, tuple):

@@ -41,14 +41,24 @@ def _check_order(order: str) -> None:
         raise NotImplementedError("dask_gpunumeric creates C-ordered arrays only (order='C')")
 
 
-def full(shape: _ShapeLike, fill_value: Any, dtype: Any = None, order: str = "C", *,
-         like: Any = None, chunks: Any = None) -> ndarray:
+def full(
+    shape: _ShapeLike,
+    fill_value: Any,
+    dtype: Any = None,
+    order: str = "C",
+    *,
+    like: Any = None,
+    chunks: Any = None,
+) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.full` (extra: ``chunks=``)."""
     _check_order(order)
     dims = _as_tuple(shape)
     if isinstance(fill_value, ndarray) or numpy.ndim(fill_value) != 0:
-        base = zeros(dims, dtype=dtype if dtype is not None else numpy.asarray(fill_value).dtype,
-                     chunks=chunks)
+        base = zeros(
+            dims,
+            dtype=dtype if dtype is not None else numpy.asarray(fill_value).dtype,
+            chunks=chunks,
+        )
         base[...] = fill_value
         return base
     value = numpy.full((), fill_value, dtype=dtype)  # NumPy's dtype and its errors
@@ -56,20 +66,23 @@ def full(shape: _ShapeLike, fill_value: Any, dtype: Any = None, order: str = "C"
     return ndarray._from_expr(Fill(dims, value.dtype, value.item(), _chunks(dims, chunks)))
 
 
-def zeros(shape: _ShapeLike, dtype: Any = float, order: str = "C", *, like: Any = None,
-          chunks: Any = None) -> ndarray:
+def zeros(
+    shape: _ShapeLike, dtype: Any = float, order: str = "C", *, like: Any = None, chunks: Any = None
+) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.zeros` (extra: ``chunks=``)."""
     return full(shape, 0, dtype=numpy.dtype(dtype), order=order, chunks=chunks)
 
 
-def ones(shape: _ShapeLike, dtype: Any = None, order: str = "C", *, like: Any = None,
-         chunks: Any = None) -> ndarray:
+def ones(
+    shape: _ShapeLike, dtype: Any = None, order: str = "C", *, like: Any = None, chunks: Any = None
+) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.ones` (extra: ``chunks=``)."""
     return full(shape, 1, dtype=numpy.dtype(dtype), order=order, chunks=chunks)
 
 
-def empty(shape: _ShapeLike, dtype: Any = float, order: str = "C", *, like: Any = None,
-          chunks: Any = None) -> ndarray:
+def empty(
+    shape: _ShapeLike, dtype: Any = float, order: str = "C", *, like: Any = None, chunks: Any = None
+) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.empty`.
 
     Differences from NumPy: the contents are zeros, not leftover memory.
@@ -80,37 +93,77 @@ def empty(shape: _ShapeLike, dtype: Any = float, order: str = "C", *, like: Any 
 def _like(prototype: Any, dtype: Any, shape: Any) -> tuple[tuple[int, ...], numpy.dtype]:
     proto_shape = numpy.shape(prototype) if not isinstance(prototype, ndarray) else prototype.shape
     proto_dtype = prototype.dtype if hasattr(prototype, "dtype") else numpy.asarray(prototype).dtype
-    return (proto_shape if shape is None else _as_tuple(shape),
-            numpy.dtype(proto_dtype if dtype is None else dtype))
+    return (
+        proto_shape if shape is None else _as_tuple(shape),
+        numpy.dtype(proto_dtype if dtype is None else dtype),
+    )
 
 
-def full_like(a: Any, fill_value: Any, dtype: Any = None, order: str = "K", subok: bool = True,
-              shape: Any = None, *, chunks: Any = None) -> ndarray:
+def full_like(
+    a: Any,
+    fill_value: Any,
+    dtype: Any = None,
+    order: str = "K",
+    subok: bool = True,
+    shape: Any = None,
+    *,
+    chunks: Any = None,
+) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.full_like`."""
     dims, kind = _like(a, dtype, shape)
     return full(dims, fill_value, dtype=kind, chunks=chunks)
 
 
-def zeros_like(a: Any, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None,
-               *, chunks: Any = None) -> ndarray:
+def zeros_like(
+    a: Any,
+    dtype: Any = None,
+    order: str = "K",
+    subok: bool = True,
+    shape: Any = None,
+    *,
+    chunks: Any = None,
+) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.zeros_like`."""
     return full_like(a, 0, dtype=dtype, shape=shape, chunks=chunks)
 
 
-def ones_like(a: Any, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None,
-              *, chunks: Any = None) -> ndarray:
+def ones_like(
+    a: Any,
+    dtype: Any = None,
+    order: str = "K",
+    subok: bool = True,
+    shape: Any = None,
+    *,
+    chunks: Any = None,
+) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.ones_like`."""
     return full_like(a, 1, dtype=dtype, shape=shape, chunks=chunks)
 
 
-def empty_like(a: Any, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None,
-               *, chunks: Any = None) -> ndarray:
+def empty_like(
+    a: Any,
+    dtype: Any = None,
+    order: str = "K",
+    subok: bool = True,
+    shape: Any = None,
+    *,
+    chunks: Any = None,
+) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.empty_like` (contents are zeros)."""
     return full_like(a, 0, dtype=dtype, shape=shape, chunks=chunks)
 
 
-def array(object: Any, dtype: Any = None, *, copy: bool | None = True, order: str = "K",
-          subok: bool = False, ndmin: int = 0, like: Any = None, chunks: Any = None) -> ndarray:
+def array(
+    object: Any,
+    dtype: Any = None,
+    *,
+    copy: bool | None = True,
+    order: str = "K",
+    subok: bool = False,
+    ndmin: int = 0,
+    like: Any = None,
+    chunks: Any = None,
+) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.array` (extra: ``chunks=``).
 
     Accepts scalars, nested lists, NumPy arrays, our arrays and dask arrays.
@@ -119,7 +172,12 @@ def array(object: Any, dtype: Any = None, *, copy: bool | None = True, order: st
     those in NumPy); ``copy=False`` raises for host data, which always travels to the
     workers; ``chunks=`` applies to host data only (an existing dask chunking is kept).
     """
-    if isinstance(object, ndarray) and not copy and (dtype is None or numpy.dtype(dtype) == object.dtype) and ndmin <= object.ndim:
+    if (
+        isinstance(object, ndarray)
+        and not copy
+        and (dtype is None or numpy.dtype(dtype) == object.dtype)
+        and ndmin <= object.ndim
+    ):
         return object
     if copy is False and (isinstance(object, ndarray) or not hasattr(object, "__dask_graph__")):
         # Host data always travels to the workers (and a dtype change or ndmin of ours is
@@ -129,7 +187,11 @@ def array(object: Any, dtype: Any = None, *, copy: bool | None = True, order: st
         expr = as_expr(object, dtype)
         result = ndarray._from_expr(expr)
     else:
-        host = numpy.array(object, dtype=dtype, copy=True, ndmin=ndmin) if not hasattr(object, "__dask_graph__") else None
+        host = (
+            numpy.array(object, dtype=dtype, copy=True, ndmin=ndmin)
+            if not hasattr(object, "__dask_graph__")
+            else None
+        )
         if host is not None:
             if chunks is not None:
                 from .._ir.leaves import HostData
@@ -143,8 +205,16 @@ def array(object: Any, dtype: Any = None, *, copy: bool | None = True, order: st
     return result
 
 
-def asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any = None,
-            copy: bool | None = None, like: Any = None, chunks: Any = None) -> ndarray:
+def asarray(
+    a: Any,
+    dtype: Any = None,
+    order: str | None = None,
+    *,
+    device: Any = None,
+    copy: bool | None = None,
+    like: Any = None,
+    chunks: Any = None,
+) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.asarray`: our arrays pass through."""
     if isinstance(a, ndarray) and (dtype is None or numpy.dtype(dtype) == a.dtype):
         return a
@@ -169,8 +239,16 @@ def to_dask(a: ndarray) -> Any:
     return a.to_dask()
 
 
-def arange(start: Any = None, stop: Any = None, step: Any = None, dtype: Any = None, *,
-           device: Any = None, like: Any = None, chunks: Any = None) -> ndarray:
+def arange(
+    start: Any = None,
+    stop: Any = None,
+    step: Any = None,
+    dtype: Any = None,
+    *,
+    device: Any = None,
+    like: Any = None,
+    chunks: Any = None,
+) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.arange` (extra: ``chunks=``).
 
     Differences from NumPy: complex and boolean ranges are computed on the host first.
@@ -194,15 +272,17 @@ def arange(start: Any = None, stop: Any = None, step: Any = None, dtype: Any = N
         delta = int(second) - int(first)
     else:
         delta = (second - first).item()
-    return ndarray._from_expr(Arange(length, kind, first.item(), delta, second.item(),
-                                     _chunks((length,), chunks)))
+    return ndarray._from_expr(
+        Arange(length, kind, first.item(), delta, second.item(), _chunks((length,), chunks))
+    )
 
 
 def _arange_dtype(start: Any, stop: Any, step: Any) -> numpy.dtype:
     """NumPy's own inference (it is not ``result_type``: NumPy scalars count as Python
     ones): empty ranges are free to ask for, and dtypes promote pairwise."""
-    return numpy.promote_types(numpy.arange(start, start, step).dtype,
-                               numpy.arange(stop, stop, step).dtype)
+    return numpy.promote_types(
+        numpy.arange(start, start, step).dtype, numpy.arange(stop, stop, step).dtype
+    )
 
 
 def _arange_head(start: Any, step: Any, kind: numpy.dtype) -> tuple[Any, Any]:
@@ -214,8 +294,18 @@ def _arange_head(start: Any, step: Any, kind: numpy.dtype) -> tuple[Any, Any]:
     return head[0], head[1]
 
 
-def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retstep: bool = False,
-             dtype: Any = None, axis: int = 0, *, device: Any = None, chunks: Any = None) -> Any:
+def linspace(
+    start: Any,
+    stop: Any,
+    num: int = 50,
+    endpoint: bool = True,
+    retstep: bool = False,
+    dtype: Any = None,
+    axis: int = 0,
+    *,
+    device: Any = None,
+    chunks: Any = None,
+) -> Any:
     """dask_gpunumeric implementation of :func:`numpy.linspace`.
 
     Differences from NumPy: ``start`` and ``stop`` given as our arrays are computed at the
@@ -225,14 +315,22 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
     start, stop = (x.compute() if isinstance(x, ndarray) else x for x in (start, stop))
-    probe = numpy.linspace(start, stop, num=min(num, 2), endpoint=endpoint, dtype=dtype,
-                           axis=axis)  # NumPy's dtype and errors (a bad axis included)
+    probe = numpy.linspace(
+        start, stop, num=min(num, 2), endpoint=endpoint, dtype=dtype, axis=axis
+    )  # NumPy's dtype and errors (a bad axis included)
     check_dtype(probe.dtype)
     # NumPy computes in the inexact type of start and stop (float32 ones stay float32).
     computing = numpy.linspace(start, stop, num=min(num, 2), endpoint=endpoint).dtype
     shape = (num,) + numpy.broadcast_shapes(numpy.shape(start), numpy.shape(stop))
-    node = Linspace(shape, probe.dtype, computing, numpy.asarray(start).tolist(),
-                    numpy.asarray(stop).tolist(), endpoint, _chunks(shape, chunks))
+    node = Linspace(
+        shape,
+        probe.dtype,
+        computing,
+        numpy.asarray(start).tolist(),
+        numpy.asarray(stop).tolist(),
+        endpoint,
+        _chunks(shape, chunks),
+    )
     result = ndarray._from_expr(node)
     if axis != 0:
         # NumPy itself builds along axis 0 and returns a moveaxis view; so do we.
@@ -246,14 +344,25 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
     return result
 
 
-def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = float, order: str = "C", *,
-        device: Any = None, like: Any = None, chunks: Any = None) -> ndarray:  # noqa: N803
+def eye(
+    N: int,
+    M: int | None = None,
+    k: int = 0,
+    dtype: Any = float,
+    order: str = "C",
+    *,
+    device: Any = None,
+    like: Any = None,
+    chunks: Any = None,
+) -> ndarray:  # noqa: N803
     """dask_gpunumeric implementation of :func:`numpy.eye`."""
     _check_order(order)
     shape = (operator.index(N), operator.index(N if M is None else M))
     _as_tuple(shape)
     check_dtype(numpy.dtype(dtype))
-    return ndarray._from_expr(Eye(shape, numpy.dtype(dtype), operator.index(k), _chunks(shape, chunks)))
+    return ndarray._from_expr(
+        Eye(shape, numpy.dtype(dtype), operator.index(k), _chunks(shape, chunks))
+    )
 
 
 def identity(n: int, dtype: Any = None, *, like: Any = None) -> ndarray:

@@ -25,32 +25,56 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Any:
     return ndarray._from_expr(where_node(as_operand(condition), as_operand(x), as_operand(y)))
 
 
-def clip(a: Any, a_min: Any = numpy._NoValue, a_max: Any = numpy._NoValue, out: Any = None, *,  # type: ignore[attr-defined]
-         min: Any = numpy._NoValue, max: Any = numpy._NoValue, **kwargs: Any) -> ndarray:  # type: ignore[attr-defined]  # noqa: A002
+def clip(
+    a: Any,
+    a_min: Any = numpy._NoValue,
+    a_max: Any = numpy._NoValue,
+    out: Any = None,
+    *,  # type: ignore[attr-defined]
+    min: Any = numpy._NoValue,
+    max: Any = numpy._NoValue,
+    **kwargs: Any,
+) -> ndarray:  # type: ignore[attr-defined]  # noqa: A002
     """dask_gpunumeric implementation of :func:`numpy.clip`."""
     no_value = numpy._NoValue  # type: ignore[attr-defined]
-    if (min is not no_value or max is not no_value) and (a_min is not no_value or a_max is not no_value):
-        raise ValueError("Passing `min` or `max` keyword argument when `a_min` and `a_max` "
-                         "are provided is forbidden.")
+    if (min is not no_value or max is not no_value) and (
+        a_min is not no_value or a_max is not no_value
+    ):
+        raise ValueError(
+            "Passing `min` or `max` keyword argument when `a_min` and `a_max` "
+            "are provided is forbidden."
+        )
     low = min if a_min is no_value else a_min
     high = max if a_max is no_value else a_max
     low = None if low is no_value else low
     high = None if high is no_value else high
-    result = ndarray._from_expr(clip_node(as_operand(a), as_operand(low) if low is not None else None,
-                                          as_operand(high) if high is not None else None))
+    result = ndarray._from_expr(
+        clip_node(
+            as_operand(a),
+            as_operand(low) if low is not None else None,
+            as_operand(high) if high is not None else None,
+        )
+    )
     if out is None:
         return result
     if not isinstance(out, ndarray):
         raise TypeError("return arrays must be of ArrayType")
     # NumPy's clip is a ufunc: its out= follows same_kind casting, with NumPy's error.
-    numpy.clip(numpy.empty((0,), dtype=result.dtype), None, None,
-               out=numpy.empty((0,), dtype=out.dtype))
+    numpy.clip(
+        numpy.empty((0,), dtype=result.dtype), None, None, out=numpy.empty((0,), dtype=out.dtype)
+    )
     out[...] = result
     return out
 
 
-def astype(x: ndarray, dtype: Any, order: str = "K", casting: str = "unsafe", subok: bool = True,
-           copy: bool = True) -> ndarray:
+def astype(
+    x: ndarray,
+    dtype: Any,
+    order: str = "K",
+    casting: str = "unsafe",
+    subok: bool = True,
+    copy: bool = True,
+) -> ndarray:
     """dask_gpunumeric implementation of :meth:`numpy.ndarray.astype`."""
     dtype = numpy.dtype(dtype)
     if not isinstance(x, ndarray):

@@ -15,8 +15,10 @@ from .._ir.elementwise import cast_node, ufunc_node, where_node
 from .._ir.ufunc_table import UfuncSpec, ufunc_table
 
 _NOT_GIVEN = object()  # out= omitted (NumPy warns about where= then), not out=None
-_WHERE_WITHOUT_OUT = ("'where' used without 'out', expect unitialized memory in output. "
-                      "If this is intentional, use out=None.")
+_WHERE_WITHOUT_OUT = (
+    "'where' used without 'out', expect unitialized memory in output. "
+    "If this is intentional, use out=None."
+)
 
 
 class ufunc:  # noqa: N801 - NumPy's name
@@ -35,9 +37,17 @@ class ufunc:  # noqa: N801 - NumPy's name
     def __repr__(self) -> str:
         return f"<dask_gpunumeric ufunc '{self.spec.name}'>"
 
-    def __call__(self, *args: Any, out: Any = _NOT_GIVEN, where: Any = True,
-                 casting: str = "same_kind", order: str = "K", dtype: Any = None,
-                 subok: bool = True, signature: Any = None) -> Any:
+    def __call__(
+        self,
+        *args: Any,
+        out: Any = _NOT_GIVEN,
+        where: Any = True,
+        casting: str = "same_kind",
+        order: str = "K",
+        dtype: Any = None,
+        subok: bool = True,
+        signature: Any = None,
+    ) -> Any:
         if out is _NOT_GIVEN:
             out = None
             if where is not True and len(args) <= self.nin:
@@ -55,9 +65,10 @@ class ufunc:  # noqa: N801 - NumPy's name
         _check_where(where)
         outs = outs or (None,) * len(results)
         _check_output_casting(self, operands, outs, dtype, casting)
-        written = tuple(_write_output(self, r, o, where, casting) for r, o in zip(results, outs, strict=True))
+        written = tuple(
+            _write_output(self, r, o, where, casting) for r, o in zip(results, outs, strict=True)
+        )
         return written[0] if len(written) == 1 else written
-
 
     def __getattr__(self, name: str) -> Any:
         # Static metadata is NumPy's own (identity, types, ...).
@@ -74,19 +85,22 @@ class ufunc:  # noqa: N801 - NumPy's name
         a, b = asarray(A), asarray(B)
         return self(a.reshape(a.shape + (1,) * b.ndim), b, **kwargs)
 
-    def reduce(self, array: Any, axis: Any = 0, dtype: Any = None, out: Any = None,
-               **kwargs: Any) -> Any:
+    def reduce(
+        self, array: Any, axis: Any = 0, dtype: Any = None, out: Any = None, **kwargs: Any
+    ) -> Any:
         """``ufunc.reduce`` for the ufuncs NumPy's reductions stand for (add: sum, ...)."""
         from . import array_methods  # it imports this module
 
         reducer = array_methods._UFUNC_REDUCERS.get(self.spec.numpy_name)
         if reducer is None:
             raise _method_not_implemented(self, "reduce")
-        return array_methods._ufunc_reduce(reducer, array, axis=axis, dtype=dtype, out=out,
-                                           **kwargs)
+        return array_methods._ufunc_reduce(
+            reducer, array, axis=axis, dtype=dtype, out=out, **kwargs
+        )
 
-    def accumulate(self, array: Any, axis: int = 0, dtype: Any = None, out: Any = None,
-                   **kwargs: Any) -> Any:
+    def accumulate(
+        self, array: Any, axis: int = 0, dtype: Any = None, out: Any = None, **kwargs: Any
+    ) -> Any:
         """``ufunc.accumulate`` for add (cumsum) and multiply (cumprod)."""
         from . import array_methods
 
@@ -134,7 +148,9 @@ def _split_outputs(function: ufunc, args: tuple[Any, ...], out: Any) -> tuple[tu
     if not isinstance(outs, tuple):
         outs = (outs,)
     if len(outs) != function.nout:
-        raise ValueError(f"The 'out' tuple must have exactly {function.nout} entries: one per ufunc output")
+        raise ValueError(
+            f"The 'out' tuple must have exactly {function.nout} entries: one per ufunc output"
+        )
     for o in outs:
         if o is not None and not isinstance(o, ndarray):
             raise TypeError("return arrays must be of ArrayType")
@@ -157,9 +173,12 @@ def _refuse_like_numpy(function: ufunc, inputs: tuple[Any, ...]) -> None:
     dtypes = [_input_dtype(x) for x in inputs]
     if not any(d is not None and d.kind in _UNSUPPORTED_KINDS for d in dtypes):
         return
-    stand_ins = [x if d is None and not isinstance(x, ndarray) else
-                 numpy.empty((0,), dtype=x.dtype if d is None else d)
-                 for x, d in zip(inputs, dtypes, strict=True)]
+    stand_ins = [
+        x
+        if d is None and not isinstance(x, ndarray)
+        else numpy.empty((0,), dtype=x.dtype if d is None else d)
+        for x, d in zip(inputs, dtypes, strict=True)
+    ]
     function.spec.numpy_ufunc(*stand_ins)
 
 
@@ -181,20 +200,25 @@ def _check_where(where: Any) -> None:
         return
     dtype = where.dtype
     if not numpy.can_cast(dtype, numpy.bool_, casting="safe"):
-        raise TypeError(f"Cannot cast array data from {dtype!r} to dtype('bool') according "
-                        "to the rule 'safe'")
+        raise TypeError(
+            f"Cannot cast array data from {dtype!r} to dtype('bool') according to the rule 'safe'"
+        )
 
 
-def _check_output_casting(function: ufunc, operands: tuple[Any, ...], outs: tuple[Any, ...],
-                          dtype: Any, casting: str) -> None:
+def _check_output_casting(
+    function: ufunc, operands: tuple[Any, ...], outs: tuple[Any, ...], dtype: Any, casting: str
+) -> None:
     """NumPy's own check (and exception) for casting the results into ``out``."""
     stand_in_outs = tuple(None if o is None else numpy.empty((0,), dtype=o.dtype) for o in outs)
     kwargs = {} if dtype is None else {"dtype": dtype}
-    function.spec.numpy_ufunc(*(stand_in(x) for x in operands), out=stand_in_outs,
-                              casting=casting, **kwargs)
+    function.spec.numpy_ufunc(
+        *(stand_in(x) for x in operands), out=stand_in_outs, casting=casting, **kwargs
+    )
 
 
-def _write_output(function: ufunc, result: Any, out: ndarray | None, where: Any, casting: str) -> ndarray:
+def _write_output(
+    function: ufunc, result: Any, out: ndarray | None, where: Any, casting: str
+) -> ndarray:
     """Cast ``result`` into ``out`` by ``casting`` (NumPy's check) and write it through
     ``out``'s view; ``where=False`` positions keep ``out``'s old values.
 

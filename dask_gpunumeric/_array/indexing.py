@@ -141,15 +141,13 @@ def _fit_value(value: Expr, shape: tuple[int, ...]) -> None:
             return
     except ValueError:
         pass
-    raise ValueError(
-        f"could not broadcast input array from shape {value.shape} into shape {shape}"
-    )
+    raise ValueError(f"could not broadcast input array from shape {value.shape} into shape {shape}")
 
 
 def _squeeze_leading(value: Expr, ndim: int) -> Expr:
     if value.ndim <= ndim:
         return value
-    return _reshape(value, value.shape[value.ndim - ndim:])
+    return _reshape(value, value.shape[value.ndim - ndim :])
 
 
 def setitem(array: Any, index: Any, value: Any) -> None:
@@ -185,7 +183,10 @@ def _check_mask_value(array: Any, index: tuple[Any, ...], rhs: Expr) -> None:
     """NumPy's ``a[mask] = value`` with a mask of ``a``'s rank takes 0-d or 1-d values only."""
     mask = index[0] if len(index) == 1 else None
     mask = numpy.asarray(mask) if isinstance(mask, list) else mask
-    is_mask = getattr(mask, "dtype", None) == numpy.dtype(bool) and getattr(mask, "ndim", -1) == array.ndim
+    is_mask = (
+        getattr(mask, "dtype", None) == numpy.dtype(bool)
+        and getattr(mask, "ndim", -1) == array.ndim
+    )
     if is_mask and rhs.ndim > 1:
         raise TypeError(
             "NumPy boolean array indexing assignment requires a 0 or 1-dimensional input, "
@@ -205,4 +206,3 @@ def _masked_where(array: Any, index: tuple[Any, ...], rhs: Expr) -> Expr | None:
     if isinstance(mask, numpy.ndarray) and mask.dtype == bool and mask.shape == array.shape:
         return where_node(HostData(mask), rhs, array._read())
     return None
-

@@ -40,7 +40,9 @@ def persist_expr(expr: Expr) -> Expr:
 
 def _live_stores_within(expr: Expr) -> list[Store]:
     """The live stores whose current version is a node of ``expr``'s graph."""
-    candidates = {s.version.number: s for s in list(live_stores) if s.version.depth >= _WORTH_PERSISTING_DEPTH}
+    candidates = {
+        s.version.number: s for s in list(live_stores) if s.version.depth >= _WORTH_PERSISTING_DEPTH
+    }
     if not candidates:
         return []
     found: list[Store] = []

@@ -57,9 +57,7 @@ def reshape(array: Any, shape: Any, order: str = "C", copy: bool | None = None) 
             numpy.reshape(array._view.layout_stand_in(), new_shape, copy=False)
         except ValueError:
             if copy is False:
-                raise ValueError(
-                    "Unable to avoid creating a copy while reshaping."
-                ) from None
+                raise ValueError("Unable to avoid creating a copy while reshaping.") from None
         else:
             return type(array)._from_parts(array._store, array._view.then_reshape(new_shape))
     return type(array)._from_expr(Reshape(array._read(), new_shape))
@@ -67,4 +65,3 @@ def reshape(array: Any, shape: Any, order: str = "C", copy: bool | None = None) 
 
 def ravel(array: Any, order: str = "C") -> Any:
     return reshape(array, (-1,), order=order)
-

@@ -25,16 +25,27 @@ class Elementwise(Expr):
 
     __slots__ = ("op", "operands", "params")
 
-    def __init__(self, op: str, operands: tuple[Any, ...], shape: tuple[int, ...], dtype: Any,
-                 params: Params = ()) -> None:
+    def __init__(
+        self,
+        op: str,
+        operands: tuple[Any, ...],
+        shape: tuple[int, ...],
+        dtype: Any,
+        params: Params = (),
+    ) -> None:
         super().__init__(shape, dtype, tuple(x for x in operands if isinstance(x, Expr)))
         self.op = op
         self.operands = operands
         self.params = params
 
 
-def ufunc_node(op: str, numpy_ufunc: numpy.ufunc, operands: tuple[Any, ...],
-               dtype: Any = None, casting: str = "same_kind") -> tuple[Elementwise, ...]:
+def ufunc_node(
+    op: str,
+    numpy_ufunc: numpy.ufunc,
+    operands: tuple[Any, ...],
+    dtype: Any = None,
+    casting: str = "same_kind",
+) -> tuple[Elementwise, ...]:
     """Nodes for ``numpy_ufunc(*operands, dtype=dtype)``, one per output."""
     shape = broadcast_shapes(*(operand_shape(x) for x in operands))
     kwargs: dict[str, Any] = {"casting": casting}

@@ -193,7 +193,9 @@ class Scatter(Expr):
         self.coords = coords
 
 
-def advanced_index_coords(shape: tuple[int, ...], index: tuple[Any, ...]) -> tuple[numpy.ndarray, ...]:
+def advanced_index_coords(
+    shape: tuple[int, ...], index: tuple[Any, ...]
+) -> tuple[numpy.ndarray, ...]:
     """The source coordinates NumPy selects for ``array_of_shape[index]``, for any mix of
     basic and advanced (host) indices. Per axis, NumPy indexes a zero-memory broadcast of
     ``arange``, so its own placement rules and errors apply; memory is O(result)."""
@@ -226,6 +228,8 @@ def apply_region(array: Any, region: Region) -> Any:
     if len(order) != len(region.out):
         expand = tuple(None if isinstance(e, NewAxis) else slice(None) for e in region.out)
         result = result[expand]
-        empty = tuple(slice(0, e.size) if isinstance(e, NewAxis) else slice(None) for e in region.out)
+        empty = tuple(
+            slice(0, e.size) if isinstance(e, NewAxis) else slice(None) for e in region.out
+        )
         result = result[empty]
     return result

@@ -26,7 +26,9 @@ class Fill(Leaf):
 
     __slots__ = ("value",)
 
-    def __init__(self, shape: tuple[int, ...], dtype: Any, value: Any, chunks: Chunks | None = None):
+    def __init__(
+        self, shape: tuple[int, ...], dtype: Any, value: Any, chunks: Chunks | None = None
+    ):
         super().__init__(shape, dtype, chunks)
         self.value = value
 
@@ -38,8 +40,15 @@ class Arange(Leaf):
 
     __slots__ = ("start", "step", "second")
 
-    def __init__(self, length: int, dtype: Any, start: Any, step: Any, second: Any,
-                 chunks: Chunks | None = None):
+    def __init__(
+        self,
+        length: int,
+        dtype: Any,
+        start: Any,
+        step: Any,
+        second: Any,
+        chunks: Chunks | None = None,
+    ):
         super().__init__((length,), dtype, chunks)
         self.start = start
         self.step = step
@@ -52,8 +61,16 @@ class Linspace(Leaf):
 
     __slots__ = ("computing", "start", "stop", "endpoint")
 
-    def __init__(self, shape: tuple[int, ...], dtype: Any, computing: Any, start: Any, stop: Any,
-                 endpoint: bool, chunks: Chunks | None = None):
+    def __init__(
+        self,
+        shape: tuple[int, ...],
+        dtype: Any,
+        computing: Any,
+        start: Any,
+        stop: Any,
+        endpoint: bool,
+        chunks: Chunks | None = None,
+    ):
         super().__init__(shape, dtype, chunks)
         self.computing = numpy.dtype(computing)
         self.start = start

@@ -21,8 +21,13 @@ def as_chunk(backend_name: str, value: Any) -> Any:
     return backend.xp.asarray(value)
 
 
-def elementwise(backend_name: str, op: str, params: tuple[tuple[str, Any], ...],
-                dtype: numpy.dtype, *operands: Any) -> Any:
+def elementwise(
+    backend_name: str,
+    op: str,
+    params: tuple[tuple[str, Any], ...],
+    dtype: numpy.dtype,
+    *operands: Any,
+) -> Any:
     xp = get_backend(backend_name).xp
     kwargs = dict(params)
     output = kwargs.pop("output", None)
@@ -42,16 +47,28 @@ def elementwise(backend_name: str, op: str, params: tuple[tuple[str, Any], ...],
     return result if result.dtype == dtype else result.astype(dtype)
 
 
-def fill(backend_name: str, dtype: numpy.dtype, value: Any, shape: tuple[int, ...],
-         offset: tuple[int, ...]) -> Any:
+def fill(
+    backend_name: str,
+    dtype: numpy.dtype,
+    value: Any,
+    shape: tuple[int, ...],
+    offset: tuple[int, ...],
+) -> Any:
     xp = get_backend(backend_name).xp
     if value is None:
         return xp.empty(shape, dtype=dtype)
     return xp.full(shape, value, dtype=dtype)
 
 
-def arange(backend_name: str, dtype: numpy.dtype, start: Any, delta: Any, second: Any,
-           shape: tuple[int, ...], offset: tuple[int, ...]) -> Any:
+def arange(
+    backend_name: str,
+    dtype: numpy.dtype,
+    start: Any,
+    delta: Any,
+    second: Any,
+    shape: tuple[int, ...],
+    offset: tuple[int, ...],
+) -> Any:
     """Elements ``offset[0]:offset[0]+shape[0]`` of ``numpy.arange``, as NumPy's fill
     computes them: ``start + i * delta`` in the dtype's arithmetic, wrapping for integers;
     float16 is computed in float32, as NumPy's half fill does."""
@@ -73,9 +90,17 @@ def arange(backend_name: str, dtype: numpy.dtype, start: Any, delta: Any, second
     return values
 
 
-def linspace(backend_name: str, dtype: numpy.dtype, compute_dtype: numpy.dtype, start: Any,
-             stop: Any, endpoint: bool, num: int, shape: tuple[int, ...],
-             offset: tuple[int, ...]) -> Any:
+def linspace(
+    backend_name: str,
+    dtype: numpy.dtype,
+    compute_dtype: numpy.dtype,
+    start: Any,
+    stop: Any,
+    endpoint: bool,
+    num: int,
+    shape: tuple[int, ...],
+    offset: tuple[int, ...],
+) -> Any:
     """The rows ``offset[0]:offset[0]+shape[0]`` of ``numpy.linspace``, same arithmetic in
     the same dtype (NumPy casts start and stop to it before any operation)."""
     xp = get_backend(backend_name).xp
@@ -101,8 +126,9 @@ def linspace(backend_name: str, dtype: numpy.dtype, compute_dtype: numpy.dtype, 
     return values.astype(dtype)
 
 
-def eye(backend_name: str, dtype: numpy.dtype, k: int, shape: tuple[int, ...],
-        offset: tuple[int, ...]) -> Any:
+def eye(
+    backend_name: str, dtype: numpy.dtype, k: int, shape: tuple[int, ...], offset: tuple[int, ...]
+) -> Any:
     xp = get_backend(backend_name).xp
     rows = xp.arange(offset[0], offset[0] + shape[0]).reshape(-1, 1)
     columns = xp.arange(offset[1], offset[1] + shape[1]).reshape(1, -1)
@@ -123,8 +149,9 @@ def write_block(block: Any, local: tuple[slice, ...], piece: Any) -> Any:
     return updated
 
 
-def scatter_block(block: Any, local_coords: tuple[numpy.ndarray, ...],
-                  point_ids: numpy.ndarray, values: Any) -> Any:
+def scatter_block(
+    block: Any, local_coords: tuple[numpy.ndarray, ...], point_ids: numpy.ndarray, values: Any
+) -> Any:
     """A copy of ``block`` with its points set; the points are distinct (the lowering kept
     each one's last write), so the result does not depend on the device's write order."""
     updated = block.copy()
@@ -132,9 +159,13 @@ def scatter_block(block: Any, local_coords: tuple[numpy.ndarray, ...],
     return updated
 
 
-def gather_points(backend_name: str, dtype: numpy.dtype, length: int,
-                  sources: tuple[tuple[tuple[numpy.ndarray, ...], numpy.ndarray], ...],
-                  *blocks: Any) -> Any:
+def gather_points(
+    backend_name: str,
+    dtype: numpy.dtype,
+    length: int,
+    sources: tuple[tuple[tuple[numpy.ndarray, ...], numpy.ndarray], ...],
+    *blocks: Any,
+) -> Any:
     """Element ``positions[i]`` of the result is ``block[local_coords][i]``, per source block."""
     xp = get_backend(backend_name).xp
     result = xp.empty((length,), dtype=dtype)

@@ -53,8 +53,15 @@ def lower_elementwise(node: Elementwise, inputs: list[da.Array], backend: str) -
         else:
             pairs += [operand, None]
     kernel = partial(chunk_kernels.elementwise, backend, node.op, node.params, node.dtype)
-    return da.blockwise(kernel, tuple(range(ndim)), *pairs, dtype=node.dtype, name=node.name,
-                        meta=meta(backend, ndim, node.dtype), concatenate=True)
+    return da.blockwise(
+        kernel,
+        tuple(range(ndim)),
+        *pairs,
+        dtype=node.dtype,
+        name=node.name,
+        meta=meta(backend, ndim, node.dtype),
+        concatenate=True,
+    )
 
 
 lowerings = {Elementwise: lower_elementwise}

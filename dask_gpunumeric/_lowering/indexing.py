@@ -35,7 +35,9 @@ def _source_aligned(value: da.Array, region: Region) -> tuple[da.Array, list[tup
     negative steps flipped. Returns it with the per-source-axis (start, step, count)."""
     value = value[tuple(0 if isinstance(e, NewAxis) else slice(None) for e in region.out)]
     kept = [e for e in region.out if not isinstance(e, NewAxis)]
-    value = value.transpose([kept.index(k) for k in sorted(kept)]) if kept != sorted(kept) else value
+    value = (
+        value.transpose([kept.index(k) for k in sorted(kept)]) if kept != sorted(kept) else value
+    )
     value = value[tuple(None if isinstance(a, int) else slice(None) for a in region.axes)]
     spans = []
     flips = []
@@ -78,11 +80,21 @@ def lower_set_item(node: ir.SetItem, inputs: list[da.Array], backend: str) -> da
     for pieces in itertools.product(*(enumerate(h) for h in hits)):
         block = tuple(hit[0] for _, hit in pieces)
         local = tuple(
-            slice(start + step * first - offsets[axis][b], start + step * (end - 1) - offsets[axis][b] + 1, step)
-            for axis, ((start, step, _), (_, (b, first, end))) in enumerate(zip(spans, pieces, strict=True))
+            slice(
+                start + step * first - offsets[axis][b],
+                start + step * (end - 1) - offsets[axis][b] + 1,
+                step,
+            )
+            for axis, ((start, step, _), (_, (b, first, end))) in enumerate(
+                zip(spans, pieces, strict=True)
+            )
         )
-        written[block] = (chunk_kernels.write_block, (target.name,) + block, local,
-                          (value.name,) + tuple(j for j, _ in pieces))
+        written[block] = (
+            chunk_kernels.write_block,
+            (target.name,) + block,
+            local,
+            (value.name,) + tuple(j for j, _ in pieces),
+        )
     tasks = {
         block: written.get(block, (target.name,) + block)
         for block in itertools.product(*(range(len(c)) for c in target.chunks))
@@ -94,7 +106,9 @@ def _points_by_block(coords: tuple[numpy.ndarray, ...], chunks: tuple[tuple[int,
     """For every block holding some of the points: (block, local coords, point ids)."""
     flat = [c.ravel() for c in coords]
     bounds = [numpy.cumsum((0,) + c) for c in chunks]
-    block_of = [numpy.searchsorted(b, f, side="right") - 1 for b, f in zip(bounds, flat, strict=True)]
+    block_of = [
+        numpy.searchsorted(b, f, side="right") - 1 for b, f in zip(bounds, flat, strict=True)
+    ]
     groups: dict[tuple[int, ...], list[int]] = {}
     for point, block in enumerate(zip(*block_of, strict=True)):
         groups.setdefault(tuple(int(b) for b in block), []).append(point)
@@ -104,8 +118,9 @@ def _points_by_block(coords: tuple[numpy.ndarray, ...], chunks: tuple[tuple[int,
         yield block, local, ids
 
 
-def _last_writes(coords: tuple[numpy.ndarray, ...], shape: tuple[int, ...]
-                 ) -> tuple[tuple[numpy.ndarray, ...], numpy.ndarray]:
+def _last_writes(
+    coords: tuple[numpy.ndarray, ...], shape: tuple[int, ...]
+) -> tuple[tuple[numpy.ndarray, ...], numpy.ndarray]:
     """Each written point once, with the id of its last write: NumPy's "last one wins",
     which a GPU scatter with repeated indices does not promise (CuPy leaves it undefined)."""
     flat = tuple(c.ravel() for c in coords)
@@ -123,12 +138,18 @@ def lower_scatter(node: ir.Scatter, inputs: list[da.Array], backend: str) -> da.
     values = da.broadcast_to(value, shape).ravel().rechunk(-1)
     values_key = (values.name,) + (0,) * values.ndim
     tasks = {
-        block: (target.name,) + block for block in itertools.product(*(range(len(c)) for c in target.chunks))
+        block: (target.name,) + block
+        for block in itertools.product(*(range(len(c)) for c in target.chunks))
     }
     coords, point_ids = _last_writes(node.coords, node.shape)
     for block, local, ids in _points_by_block(coords, target.chunks):
-        tasks[block] = (chunk_kernels.scatter_block, (target.name,) + block, local,
-                        point_ids[ids], values_key)
+        tasks[block] = (
+            chunk_kernels.scatter_block,
+            (target.name,) + block,
+            local,
+            point_ids[ids],
+            values_key,
+        )
     return from_block_tasks(node.name, tasks, target.chunks, node.dtype, backend, [target, values])
 
 
@@ -143,11 +164,21 @@ def lower_gather(node: ir.Gather, inputs: list[da.Array], backend: str) -> da.Ar
         owner = numpy.searchsorted(numpy.asarray(starts), ids, side="right") - 1
         for out_block in numpy.unique(owner):
             mine = owner == out_block
-            sources[int(out_block)].append((tuple(c[mine] for c in local), ids[mine] - starts[out_block]))
+            sources[int(out_block)].append(
+                (tuple(c[mine] for c in local), ids[mine] - starts[out_block])
+            )
             dependencies[int(out_block)].append((source.name,) + block)
     tasks = {
-        (i,): (partial(chunk_kernels.gather_points, backend, node.dtype, flat_chunks[0][i], tuple(sources[i])),
-               *dependencies[i])
+        (i,): (
+            partial(
+                chunk_kernels.gather_points,
+                backend,
+                node.dtype,
+                flat_chunks[0][i],
+                tuple(sources[i]),
+            ),
+            *dependencies[i],
+        )
         for i in sources
     }
     flat = from_block_tasks(node.name + "-flat", tasks, flat_chunks, node.dtype, backend, [source])

@@ -24,8 +24,9 @@ def block_offsets(chunks: Chunks) -> list[tuple[int, ...]]:
     return [tuple(itertools.accumulate((0,) + c[:-1])) for c in chunks]
 
 
-def from_block_function(name: str, chunks: Chunks, dtype: numpy.dtype, backend_name: str,
-                        make_block: Callable[..., Any]) -> da.Array:
+def from_block_function(
+    name: str, chunks: Chunks, dtype: numpy.dtype, backend_name: str, make_block: Callable[..., Any]
+) -> da.Array:
     """A dask array whose block at index b is ``make_block(block_shape, block_offset)``,
     created on the worker that runs it."""
     offsets = block_offsets(chunks)
@@ -38,8 +39,14 @@ def from_block_function(name: str, chunks: Chunks, dtype: numpy.dtype, backend_n
     return da.Array(layer, name, chunks, meta=meta(backend_name, len(chunks), dtype))
 
 
-def from_block_tasks(name: str, tasks: dict[tuple[int, ...], Any], chunks: Chunks,
-                     dtype: numpy.dtype, backend_name: str, dependencies: list[da.Array]) -> da.Array:
+def from_block_tasks(
+    name: str,
+    tasks: dict[tuple[int, ...], Any],
+    chunks: Chunks,
+    dtype: numpy.dtype,
+    backend_name: str,
+    dependencies: list[da.Array],
+) -> da.Array:
     """A dask array from a {block index: task} table whose tasks refer to blocks of
     ``dependencies``."""
     graph = {(name,) + index: task for index, task in tasks.items()}

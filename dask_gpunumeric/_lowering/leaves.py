@@ -22,17 +22,25 @@ def lower_fill(node: ir.Fill, inputs: list, backend: str) -> da.Array:
 
 
 def lower_arange(node: ir.Arange, inputs: list, backend: str) -> da.Array:
-    kernel = partial(chunk_kernels.arange, backend, node.dtype, node.start, node.step,
-                     node.second)
+    kernel = partial(chunk_kernels.arange, backend, node.dtype, node.start, node.step, node.second)
     return from_block_function(node.name, _chunks(node), node.dtype, backend, kernel)
 
 
 def lower_linspace(node: ir.Linspace, inputs: list, backend: str) -> da.Array:
-    kernel = partial(chunk_kernels.linspace, backend, node.dtype, node.computing, node.start,
-                     node.stop, node.endpoint, node.shape[0])
+    kernel = partial(
+        chunk_kernels.linspace,
+        backend,
+        node.dtype,
+        node.computing,
+        node.start,
+        node.stop,
+        node.endpoint,
+        node.shape[0],
+    )
     chunks = _chunks(node)
-    return from_block_function(node.name, ((chunks[0]),) + tuple((n,) for n in node.shape[1:]),
-                               node.dtype, backend, kernel)
+    return from_block_function(
+        node.name, ((chunks[0]),) + tuple((n,) for n in node.shape[1:]), node.dtype, backend, kernel
+    )
 
 
 def lower_eye(node: ir.Eye, inputs: list, backend: str) -> da.Array:
@@ -42,16 +50,24 @@ def lower_eye(node: ir.Eye, inputs: list, backend: str) -> da.Array:
 
 def lower_host_data(node: ir.HostData, inputs: list, backend: str) -> da.Array:
     host = da.from_array(node.data, chunks=_chunks(node), name=node.name + "-host", asarray=True)
-    return host.map_blocks(partial(chunk_kernels.to_device, backend), dtype=node.dtype,
-                           meta=meta(backend, node.ndim, node.dtype), name=node.name)
+    return host.map_blocks(
+        partial(chunk_kernels.to_device, backend),
+        dtype=node.dtype,
+        meta=meta(backend, node.ndim, node.dtype),
+        name=node.name,
+    )
 
 
 def lower_dask_data(node: ir.DaskData, inputs: list, backend: str) -> da.Array:
     array = node.array
     if node.materialized:
         return array
-    return array.map_blocks(partial(chunk_kernels.to_device, backend), dtype=node.dtype,
-                            meta=meta(backend, node.ndim, node.dtype), name=node.name)
+    return array.map_blocks(
+        partial(chunk_kernels.to_device, backend),
+        dtype=node.dtype,
+        meta=meta(backend, node.ndim, node.dtype),
+        name=node.name,
+    )
 
 
 lowerings = {

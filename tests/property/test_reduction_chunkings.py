@@ -31,7 +31,9 @@ def chunked_arrays(draw: st.DrawFn) -> tuple[numpy.ndarray, tuple[tuple[int, ...
 
 def _chunking(length: int) -> st.SearchStrategy[tuple[int, ...]]:
     """Block sizes summing to ``length``: random cut points."""
-    cuts = st.sets(st.integers(1, length - 1), max_size=length - 1) if length > 1 else st.just(set())
+    cuts = (
+        st.sets(st.integers(1, length - 1), max_size=length - 1) if length > 1 else st.just(set())
+    )
     return cuts.map(lambda c: _sizes(sorted(c), length))
 
 

@@ -25,8 +25,11 @@ def test_set_is_a_context_manager_with_underscores_for_dashes() -> None:
 
 def test_environment_variable_chooses_the_backend() -> None:
     env = dict(os.environ, DASK_GPUNUMERIC__BACKEND="simulated-device")
-    code = ("import dask_gpunumeric as np, dask_gpunumeric._backends as b; "
-            "print(np.config.get('backend'), type(np.ones(3).to_dask()._meta).__name__)")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         check=True).stdout.split()
+    code = (
+        "import dask_gpunumeric as np, dask_gpunumeric._backends as b; "
+        "print(np.config.get('backend'), type(np.ones(3).to_dask()._meta).__name__)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.split()
     assert out == ["simulated-device", "SimulatedDeviceArray"]

@@ -77,14 +77,27 @@ def test_ir_imports_no_layer_that_executes() -> None:
 
 
 def test_only_the_cupy_backend_imports_cupy() -> None:
-    importers = sorted(module for module, imports in SOURCES.items()
-                       if any(target.split(".")[0] == "cupy" for target in imports))
+    importers = sorted(
+        module
+        for module, imports in SOURCES.items()
+        if any(target.split(".")[0] == "cupy" for target in imports)
+    )
     assert set(importers) <= {f"{PACKAGE}._backends.cupy_backend"}, importers
 
 
 def test_runtime_imports_nothing_of_ours_above_it() -> None:
-    above = {"", "_array", "_api", "_ir", "_passes", "_codegen", "_lowering", "_backends",
-             "testing", "cli"}
+    above = {
+        "",
+        "_array",
+        "_api",
+        "_ir",
+        "_passes",
+        "_codegen",
+        "_lowering",
+        "_backends",
+        "testing",
+        "cli",
+    }
     assert offenders({"_runtime"}, above) == []
 
 

@@ -13,7 +13,8 @@ REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 def load_readme_commands():
     spec = importlib.util.spec_from_file_location(
-        "readme_commands", REPO_ROOT / ".ci" / "readme_commands.py")
+        "readme_commands", REPO_ROOT / ".ci" / "readme_commands.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.readme_commands

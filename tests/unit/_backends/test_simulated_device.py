@@ -31,8 +31,16 @@ def test_mixing_with_host_arrays_raises(device) -> None:
 
 def test_device_operations_stay_on_device(device) -> None:
     chunk = device.from_host(numpy.arange(6.0).reshape(2, 3))
-    for result in (chunk + 1, numpy.sin(chunk), chunk.sum(axis=0), numpy.sum(chunk), chunk.T,
-                   chunk[0], device.xp.zeros((2, 2)), device.xp.where(chunk > 1, chunk, 0.0)):
+    for result in (
+        chunk + 1,
+        numpy.sin(chunk),
+        chunk.sum(axis=0),
+        numpy.sum(chunk),
+        chunk.T,
+        chunk[0],
+        device.xp.zeros((2, 2)),
+        device.xp.where(chunk > 1, chunk, 0.0),
+    ):
         assert isinstance(result, SimulatedDeviceArray), type(result)
 
 
@@ -54,9 +62,16 @@ def test_scalars_cross_implicitly_as_in_cupy(device) -> None:
 def test_dask_drives_simulated_chunks(device) -> None:
     """dask's concatenate, tensordot, reductions and rechunk dispatch on the chunk type."""
     host = numpy.arange(24.0).reshape(4, 6)
-    array = da.from_array(host, chunks=(2, 3)).map_blocks(device.from_host, meta=device.xp.empty((0, 0)))
-    results = [array.rechunk((4, 2)), array.sum(axis=0), da.tensordot(array, array.T, axes=1),
-               array.mean(), array.var(axis=1)]
+    array = da.from_array(host, chunks=(2, 3)).map_blocks(
+        device.from_host, meta=device.xp.empty((0, 0))
+    )
+    results = [
+        array.rechunk((4, 2)),
+        array.sum(axis=0),
+        da.tensordot(array, array.T, axes=1),
+        array.mean(),
+        array.var(axis=1),
+    ]
     expected = [host, host.sum(axis=0), host @ host.T, host.mean(), host.var(axis=1)]
     for result, want in zip(results, expected, strict=True):
         (value,) = __import__("dask").compute(result)
