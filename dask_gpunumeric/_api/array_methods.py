@@ -92,11 +92,15 @@ def _install_operators() -> None:
     for short, name in _UNARY.items():
         setattr(ndarray, f"__{short}__", _as_method(ufuncs[name]))
     forward, reflected, in_place = _operator(linear_algebra.matmul)
-    ndarray.__matmul__ = forward  # type: ignore[attr-defined]
-    ndarray.__rmatmul__ = reflected  # type: ignore[attr-defined]
-    ndarray.__imatmul__ = lambda self, other: _assign(self, linear_algebra.matmul(self, other))  # type: ignore[attr-defined]
-    ndarray.__divmod__ = lambda self, other: ufuncs["divmod"](self, other)  # type: ignore[attr-defined]
-    ndarray.__rdivmod__ = lambda self, other: ufuncs["divmod"](other, self)  # type: ignore[attr-defined]
+    special = {
+        "__matmul__": forward,
+        "__rmatmul__": reflected,
+        "__imatmul__": lambda self, other: _assign(self, linear_algebra.matmul(self, other)),
+        "__divmod__": lambda self, other: ufuncs["divmod"](self, other),
+        "__rdivmod__": lambda self, other: ufuncs["divmod"](other, self),
+    }
+    for name, method in special.items():
+        setattr(ndarray, name, method)
 
 
 def _assign(target: ndarray, value: ndarray) -> ndarray:

@@ -254,7 +254,7 @@ def arange(
     Differences from NumPy: complex and boolean ranges are computed on the host first.
     """
     if start is None and stop is None:
-        return array(numpy.arange(dtype=dtype), chunks=chunks)  # NumPy's TypeError
+        return array(numpy.arange(dtype=dtype), chunks=chunks)  # type: ignore[call-overload]  # NumPy's TypeError
     if stop is None:
         start, stop = 0, start
     start = 0 if start is None else start  # arange(stop=5)

@@ -71,7 +71,7 @@ def astype(
     x: ndarray,
     dtype: Any,
     order: str = "K",
-    casting: str = "unsafe",
+    casting: Any = "unsafe",
     subok: bool = True,
     copy: bool = True,
 ) -> ndarray:

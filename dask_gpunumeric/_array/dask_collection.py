@@ -27,14 +27,27 @@ def _from_persisted(graph: Any, array_postpersist: Any, rename: Any = None) -> A
 
 
 class DaskCollectionMixin:
-    __slots__ = ()
+    """The dask protocol for ``ndarray``; the lowered graph is cached per store version."""
+
+    __slots__ = ("_lowered",)
+    _lowered: tuple[Any, da.Array] | None
+    # Provided by ndarray:
+    _store: Any
+    _view: Any
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    def _read(self) -> Any:
+        raise NotImplementedError
 
     def _dask_array(self) -> da.Array:
         backend = get_backend().name
-        key = (self._store.version.number, self._view, backend)  # type: ignore[attr-defined]
-        if self._lowered is None or self._lowered[0] != key:  # type: ignore[attr-defined]
-            self._lowered = (key, lower(self._read(), backend))  # type: ignore[attr-defined]
-        return self._lowered[1]  # type: ignore[attr-defined]
+        key = (self._store.version.number, self._view, backend)
+        if self._lowered is None or self._lowered[0] != key:
+            self._lowered = (key, lower(self._read(), backend))
+        return self._lowered[1]
 
     def __dask_graph__(self) -> Any:
         return self._dask_array().__dask_graph__()
@@ -49,7 +62,7 @@ class DaskCollectionMixin:
         return self._dask_array().name
 
     def __dask_postcompute__(self) -> Any:
-        return _to_host, (get_backend().name, self.shape)  # type: ignore[attr-defined]
+        return _to_host, (get_backend().name, self.shape)
 
     def __dask_postpersist__(self) -> Any:
         return _from_persisted, (self._dask_array().__dask_postpersist__(),)

@@ -26,7 +26,9 @@ class ndarray(DaskCollectionMixin):  # noqa: N801 - NumPy's name
     return live views of the same store: writes through any of them are seen by all.
     """
 
-    __slots__ = ("_store", "_view", "_lowered")
+    __slots__ = ("_store", "_view")
+    _store: Store
+    _view: ViewSpec
     __array_priority__ = 200
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -42,8 +42,10 @@ class ViewSpec:
     def then_region(self, region: Region) -> ViewSpec:
         """This view, further indexed by ``region`` (a region of this view's shape)."""
         steps = list(self.steps)
-        if steps and isinstance(steps[-1], Region):
-            region = steps.pop().then(region)
+        last = steps[-1] if steps else None
+        if isinstance(last, Region):
+            steps.pop()
+            region = last.then(region)
         if not region.is_identity:
             steps.append(region)
         return ViewSpec(self.store_shape, tuple(steps))

@@ -21,6 +21,11 @@ class Expr:
     """
 
     __slots__ = ("shape", "dtype", "children", "depth", "number", "__weakref__")
+    shape: tuple[int, ...]
+    dtype: numpy.dtype
+    children: tuple[Expr, ...]
+    depth: int
+    number: int
 
     def __init__(self, shape: tuple[int, ...], dtype: Any, children: tuple[Expr, ...] = ()) -> None:
         self.shape = tuple(int(n) for n in shape)

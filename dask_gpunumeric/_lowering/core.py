@@ -22,7 +22,7 @@ from . import elementwise, indexing, leaves, products, reductions
 
 Lowering = Callable[[Any, list[da.Array], str], da.Array]
 
-lowering_table: dict[type, Lowering] = {
+lowering_table: dict[type, Any] = {  # node type -> its Lowering
     **leaves.lowerings,
     **elementwise.lowerings,
     **indexing.lowerings,
@@ -59,7 +59,7 @@ def lower_all(exprs: list[Expr], backend_name: str | None = None) -> list[da.Arr
             continue
         inputs = [stand_ins[child.number] for child in node.children]
         result = lowering_table[type(node)](node, inputs, backend_name)
-        graph = result.__dask_graph__()
+        graph: Any = result.__dask_graph__()
         input_names = {array.name for array in inputs}
         for name, layer in graph.layers.items():
             if name not in input_names:  # an input's stand-in layer: its real one is kept

@@ -64,4 +64,4 @@ def lower_elementwise(node: Elementwise, inputs: list[da.Array], backend: str) -
     )
 
 
-lowerings = {Elementwise: lower_elementwise}
+lowerings: dict[type, Any] = {Elementwise: lower_elementwise}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 from functools import partial
+from typing import Any
 
 import dask.array as da
 import numpy
@@ -168,7 +169,7 @@ def lower_gather(node: ir.Gather, inputs: list[da.Array], backend: str) -> da.Ar
                 (tuple(c[mine] for c in local), ids[mine] - starts[out_block])
             )
             dependencies[int(out_block)].append((source.name,) + block)
-    tasks = {
+    tasks: dict[tuple[int, ...], Any] = {
         (i,): (
             partial(
                 chunk_kernels.gather_points,

@@ -30,7 +30,7 @@ def from_block_function(
     """A dask array whose block at index b is ``make_block(block_shape, block_offset)``,
     created on the worker that runs it."""
     offsets = block_offsets(chunks)
-    graph = {}
+    graph: dict[Any, Any] = {}
     for index in itertools.product(*(range(len(c)) for c in chunks)):
         shape = tuple(c[i] for c, i in zip(chunks, index, strict=True))
         offset = tuple(o[i] for o, i in zip(offsets, index, strict=True))
@@ -45,10 +45,10 @@ def from_block_tasks(
     chunks: Chunks,
     dtype: numpy.dtype,
     backend_name: str,
-    dependencies: list[da.Array],
+    dependencies: list[Any],
 ) -> da.Array:
     """A dask array from a {block index: task} table whose tasks refer to blocks of
     ``dependencies``."""
-    graph = {(name,) + index: task for index, task in tasks.items()}
-    layer = HighLevelGraph.from_collections(name, graph, dependencies=dependencies)
+    graph: dict[Any, Any] = {(name,) + index: task for index, task in tasks.items()}
+    layer = HighLevelGraph.from_collections(name, graph, dependencies=list(dependencies))
     return da.Array(layer, name, chunks, meta=meta(backend_name, len(chunks), dtype))
