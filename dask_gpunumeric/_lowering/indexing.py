@@ -14,7 +14,7 @@ from .._ir import indexing as ir
 from .._ir.indexing import NewAxis, Region, apply_region
 from .._runtime.partitioning import default_chunks
 from . import chunk_kernels
-from .layers import block_offsets, from_block_tasks
+from .layers import block_offsets, from_block_function, from_block_tasks
 
 
 def lower_slice(node: ir.Slice, inputs: list[da.Array], backend: str) -> da.Array:
@@ -22,6 +22,12 @@ def lower_slice(node: ir.Slice, inputs: list[da.Array], backend: str) -> da.Arra
 
 
 def lower_reshape(node: ir.Reshape, inputs: list[da.Array], backend: str) -> da.Array:
+    if node.size == 0:
+        # Nothing to move; dask refuses reshapes of empty arrays with several chunks.
+        kernel = partial(chunk_kernels.fill, backend, node.dtype, 0)
+        return from_block_function(
+            node.name, default_chunks(node.shape), node.dtype, backend, kernel
+        )
     try:
         return inputs[0].reshape(node.shape, merge_chunks=True)
     except NotImplementedError:
