@@ -10,6 +10,22 @@ import numpy
 from ._array.ndarray import ndarray
 from ._backends import get_backend
 
+# The dtypes the parity tests sweep (the core issue's list): one table for every test file.
+PARITY_DTYPES: tuple[str, ...] = (
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float32",
+    "float64",
+    "complex128",
+)
+
 
 def assert_eq(
     actual: Any,

@@ -9,27 +9,14 @@ import numpy
 import pytest
 
 import dask_gpunumeric as dnp
-from dask_gpunumeric.testing import assert_eq, assert_raises_like
+from dask_gpunumeric.testing import PARITY_DTYPES, assert_eq, assert_raises_like
 
 REDUCTIONS = ["sum", "prod", "mean", "var", "std", "min", "max", "argmin", "argmax", "any", "all"]
 SCANS = ["cumsum", "cumprod"]
 ALL_FUNCTIONS = REDUCTIONS + SCANS
 # Reductions whose value depends on the (chunked) order of floating-point arithmetic.
 ARITHMETIC = {"sum", "prod", "mean", "var", "std", "cumsum", "cumprod"}
-DTYPES = [
-    "bool",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "float32",
-    "float64",
-    "complex128",
-]
+DTYPES = PARITY_DTYPES
 
 
 def make_host(shape: tuple[int, ...], dtype: Any, seed: int = 0) -> numpy.ndarray:

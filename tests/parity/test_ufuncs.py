@@ -15,22 +15,9 @@ import pytest
 
 import dask_gpunumeric as dnp
 from dask_gpunumeric._ir.ufunc_table import UfuncSpec, ufunc_by_name, ufunc_table
-from dask_gpunumeric.testing import assert_eq, assert_raises_like
+from dask_gpunumeric.testing import PARITY_DTYPES, assert_eq, assert_raises_like
 
-DTYPES = (
-    "bool",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "float32",
-    "float64",
-    "complex128",
-)
+DTYPES = PARITY_DTYPES
 # Results of these go through libm-style approximations whose last bit may differ between
 # NumPy's SIMD and scalar loops (chunk lengths differ from the whole array's).
 TRANSCENDENTAL_FAMILIES = ("exponents-logarithms", "trigonometric")
