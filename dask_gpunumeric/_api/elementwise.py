@@ -9,8 +9,10 @@ import numpy
 from .._array.coercion import _check_dtype as check_dtype
 from .._array.coercion import as_expr, as_operand
 from .._array.ndarray import ndarray
-from .._ir.dtypes import stand_in
-from .._ir.elementwise import Elementwise, cast_node, clip_node, where_node
+from .._array.store import Store
+from .._array.viewspec import ViewSpec
+from .._ir.elementwise import cast_node, clip_node, where_node
+from .._ir.leaves import Fill
 
 
 def where(condition: Any, x: Any = None, y: Any = None) -> Any:
@@ -94,20 +96,37 @@ def _copy_of(x: ndarray) -> Any:
     return x._read()
 
 
-def _component(name: str, val: Any) -> ndarray:
-    operand = as_expr(val)
-    dtype = getattr(numpy, name)(stand_in(operand)).dtype
-    return ndarray._from_expr(Elementwise(name, (operand,), operand.shape, dtype))
+def _as_array(val: Any) -> ndarray:
+    return val if isinstance(val, ndarray) else ndarray._from_expr(as_expr(val))
 
 
 def real(val: Any) -> ndarray:
-    """dask_gpunumeric implementation of :func:`numpy.real`.
+    """dask_gpunumeric implementation of :func:`numpy.real` (and ``ndarray.real``).
 
-    Differences from NumPy: returns a copy, not a view (writes to it do not reach ``val``).
+    A live view, as in NumPy: of a complex array, its real parts (float32 for complex64,
+    float64 for complex128), through which writes reach the array; of any other array, the
+    array itself. A value that is not one of our arrays is converted to a new one first.
     """
-    return _component("real", val)
+    array = _as_array(val)
+    if array.dtype.kind != "c":
+        return array
+    return ndarray._from_parts(array._store, array._view.then_part("real"))
 
 
 def imag(val: Any) -> ndarray:
-    """dask_gpunumeric implementation of :func:`numpy.imag` (a copy, not a view)."""
-    return _component("imag", val)
+    """dask_gpunumeric implementation of :func:`numpy.imag` (and ``ndarray.imag``).
+
+    Of a complex array, a live view of its imaginary parts (see :func:`real`). Of any other
+    array, a new read-only array of zeros of its dtype, as in NumPy: writing to it raises
+    ``ValueError``.
+
+    Differences from NumPy: NumPy refuses any write to the read-only zeros first; here an
+    invalid index or value given to such a write raises its own error (``IndexError``,
+    ``TypeError``, ...) before the read-only ``ValueError``. Only the exception differs:
+    the zeros never change either way.
+    """
+    array = _as_array(val)
+    if array.dtype.kind == "c":
+        return ndarray._from_parts(array._store, array._view.then_part("imag"))
+    zeros = Fill(array.shape, array.dtype, 0)
+    return ndarray._from_parts(Store(zeros), ViewSpec(array.shape, read_only=True))

@@ -61,7 +61,7 @@ class ndarray(DaskCollectionMixin):  # noqa: N801 - NumPy's name
 
     @property
     def dtype(self) -> numpy.dtype:
-        return self._store.version.dtype
+        return self._view.dtype(self._store.version.dtype)
 
     @property
     def ndim(self) -> int:

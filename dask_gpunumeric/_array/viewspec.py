@@ -1,16 +1,23 @@
 """``ViewSpec``: how a view's coordinates map onto its store's (DESIGN.md §1).
 
 A chain of steps, each a ``Region`` (slices, integers, new axes, transposes, composed into
-one) or a reshape. Reading applies the steps to the store's current value; writing goes
-back through them, so a write through any view lands in the store.
+one) or a reshape, then optionally a component (``.real``/``.imag`` of a complex store).
+Reading applies the steps to the store's current value; writing goes back through them, so
+a write through any view lands in the store.
+
+A component is elementwise, so it commutes with every step as far as values go: it is kept
+last (``c.real[1:]`` reads ``c[1:]``, then its real part) and a write through it rebuilds
+only the complex elements it reaches. It still counts for the layout (NumPy's strides of
+``c.real``), which decides whether a later reshape can be a view.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy
 
+from .._ir.elementwise import component_node, from_parts_node
 from .._ir.expr import Expr
 from .._ir.indexing import Region, Reshape, SetItem, Slice, apply_region
 
@@ -23,10 +30,22 @@ class ReshapeStep:
 Step = Region | ReshapeStep
 
 
+# The layout stand-in's element: a complex type, so that NumPy's own ``.real``/``.imag``
+# give a component's strides (twice its itemsize apart).
+_LAYOUT_DTYPE = numpy.dtype(numpy.complex64)
+
+
 @dataclass(frozen=True)
 class ViewSpec:
+    """``steps`` map view coordinates to store coordinates; ``part`` (``"real"`` or
+    ``"imag"``, complex stores only) selects a component of the elements they reach.
+    ``read_only`` views refuse writes (``a.imag`` of a real ``a``: NumPy's read-only zeros).
+    """
+
     store_shape: tuple[int, ...]
     steps: tuple[Step, ...] = ()
+    part: str | None = None
+    read_only: bool = False
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -37,7 +56,18 @@ class ViewSpec:
 
     @property
     def is_identity(self) -> bool:
-        return not self.steps
+        return not self.steps and self.part is None
+
+    def dtype(self, store_dtype: numpy.dtype) -> numpy.dtype:
+        """The view's dtype given its store's: a component's is the matching float type."""
+        if self.part is None:
+            return store_dtype
+        return getattr(numpy, self.part)(numpy.empty(0, dtype=store_dtype)).dtype
+
+    def then_part(self, part: str) -> ViewSpec:
+        """This view's ``part`` component (this view must not be a component already)."""
+        assert self.part is None, "a component has no components of its own"
+        return replace(self, part=part)
 
     def then_region(self, region: Region) -> ViewSpec:
         """This view, further indexed by ``region`` (a region of this view's shape)."""
@@ -48,7 +78,7 @@ class ViewSpec:
             region = last.then(region)
         if not region.is_identity:
             steps.append(region)
-        return ViewSpec(self.store_shape, tuple(steps))
+        return replace(self, steps=tuple(steps))
 
     def then_reshape(self, shape: tuple[int, ...]) -> ViewSpec:
         if shape == self.shape:
@@ -57,17 +87,26 @@ class ViewSpec:
         if steps and isinstance(steps[-1], ReshapeStep):
             steps = steps[:-1]
         if not steps and shape == self.store_shape:
-            return ViewSpec(self.store_shape)
-        return ViewSpec(self.store_shape, steps + (ReshapeStep(shape),))
+            return replace(self, steps=())
+        return replace(self, steps=steps + (ReshapeStep(shape),))
 
     def read(self, value: Expr) -> Expr:
         """The view's value, given its store's current value."""
-        for step in self.steps:
-            value = Slice(value, step) if isinstance(step, Region) else Reshape(value, step.shape)
-        return value
+        value = _read(value, self.steps)
+        return value if self.part is None else component_node(self.part, value)
 
     def write(self, value: Expr, region: Region, rhs: Expr) -> Expr:
         """The store's new value after ``view[region] = rhs``."""
+        if self.read_only:
+            raise ValueError("assignment destination is read-only")
+        if self.part is not None:
+            # The complex elements reached, rebuilt from the new component and the other,
+            # old one: the same write, through the steps, with a complex right-hand side.
+            old = Slice(_read(value, self.steps), region)
+            if self.part == "real":
+                rhs = from_parts_node(rhs, component_node("imag", old), old.dtype)
+            else:
+                rhs = from_parts_node(component_node("real", old), rhs, old.dtype)
         new_value = _write(value, self.steps, region, rhs)
         if not any(isinstance(step, ReshapeStep) for step in self.steps):
             return new_value
@@ -86,9 +125,11 @@ class ViewSpec:
             return None
         if not self.store_shape:
             return Region.identity(())
-        origin = stand_in.__array_interface__["data"][0] - _stand_in_origin(stand_in)
+        size = _LAYOUT_DTYPE.itemsize  # an imaginary part's offset rounds down to its element
+        origin = (stand_in.__array_interface__["data"][0] - _stand_in_origin(stand_in)) // size
         extents = [
-            (n - 1) * stride for n, stride in zip(stand_in.shape, stand_in.strides, strict=True)
+            (n - 1) * (stride // size)
+            for n, stride in zip(stand_in.shape, stand_in.strides, strict=True)
         ]
         low = origin + sum(min(0, e) for e in extents)
         high = origin + sum(max(0, e) for e in extents)
@@ -97,21 +138,26 @@ class ViewSpec:
         index = (slice(first, last + 1),)
         return Region.from_index(self.store_shape, index)
 
-    def layout_stand_in(self, itemsize: int = 1) -> numpy.ndarray:
-        """A NumPy array with this view's shape and strides (in elements of the store) that
-        owns one byte: NumPy itself then says whether a reshape can be a view. Never read."""
+    def layout_stand_in(self) -> numpy.ndarray:
+        """A NumPy array with this view's shape and layout that owns one element: NumPy
+        itself then says whether a reshape can be a view. Its elements are complex64 (8
+        bytes: strides are 8 times the store's element strides), so a component is
+        NumPy's own strided ``.real``/``.imag`` of it. Never read."""
         shape = self.store_shape
+        size = _LAYOUT_DTYPE.itemsize
         strides = tuple(
-            int(numpy.prod(shape[i + 1 :], dtype=numpy.int64)) for i in range(len(shape))
+            size * int(numpy.prod(shape[i + 1 :], dtype=numpy.int64)) for i in range(len(shape))
         )
         stand_in = numpy.lib.stride_tricks.as_strided(
-            numpy.zeros(1, dtype=numpy.uint8), shape=shape, strides=strides
+            numpy.zeros(1, dtype=_LAYOUT_DTYPE), shape=shape, strides=strides
         )
         for step in self.steps:
             if isinstance(step, Region):
                 stand_in = apply_region(stand_in, step)
             else:
                 stand_in = numpy.reshape(stand_in, step.shape, copy=False)
+        if self.part is not None:
+            stand_in = getattr(stand_in, self.part)
         return stand_in
 
 
@@ -121,6 +167,12 @@ def _stand_in_origin(stand_in: numpy.ndarray) -> int:
     while base.base is not None and isinstance(base.base, numpy.ndarray):
         base = base.base
     return base.__array_interface__["data"][0]
+
+
+def _read(value: Expr, steps: tuple[Step, ...]) -> Expr:
+    for step in steps:
+        value = Slice(value, step) if isinstance(step, Region) else Reshape(value, step.shape)
+    return value
 
 
 def _write(value: Expr, steps: tuple[Step, ...], region: Region, rhs: Expr) -> Expr:

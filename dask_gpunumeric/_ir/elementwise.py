@@ -83,3 +83,20 @@ def clip_node(operand: Any, low: Any, high: Any) -> Elementwise:
     shape = broadcast_shapes(*(operand_shape(v) for v in (operand, low, high)))
     dtype = numpy.clip(stand_in(operand), stand_in(low), stand_in(high)).dtype
     return Elementwise("clip", (operand, low, high), shape, dtype)
+
+
+def component_node(part: str, operand: Expr) -> Elementwise:
+    """``numpy.real(operand)`` or ``numpy.imag(operand)`` (``part``), as a new value."""
+    dtype = getattr(numpy, part)(stand_in(operand)).dtype
+    return Elementwise(part, (operand,), operand.shape, dtype)
+
+
+def from_parts_node(real: Expr, imag: Expr, dtype: Any) -> Elementwise:
+    """The complex ``dtype`` array whose real and imaginary parts are ``real`` and ``imag``
+    (broadcast together), copied exactly: ``real + 1j * imag`` would turn an infinite
+    imaginary part into a NaN real part (``1j * inf`` is ``nan + infj``)."""
+    dtype = numpy.dtype(dtype)
+    if dtype.kind != "c":
+        raise TypeError(f"from_parts builds complex arrays, not {dtype}")
+    shape = broadcast_shapes(real.shape, imag.shape)
+    return Elementwise("from_parts", (real, imag), shape, dtype)

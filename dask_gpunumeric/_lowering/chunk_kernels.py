@@ -39,12 +39,25 @@ def elementwise(
         result = xp.clip(*operands)
     elif op in ("real", "imag"):
         result = getattr(xp, op)(operands[0]).copy()
+    elif op == "from_parts":
+        result = _from_parts(xp, dtype, *operands)
     else:
         result = getattr(xp, op)(*operands, **kwargs)
     if output is not None:
         result = result[output]
     result = as_chunk(backend_name, result)
     return result if result.dtype == dtype else result.astype(dtype)
+
+
+def _from_parts(xp: Any, dtype: numpy.dtype, real: Any, imag: Any) -> Any:
+    """The complex chunk with these parts (broadcast), each copied exactly (no arithmetic:
+    infinities and NaNs stay where they are)."""
+    shape = numpy.broadcast_shapes(getattr(real, "shape", ()), getattr(imag, "shape", ()))
+    result = xp.empty(shape, dtype=dtype)
+    # Assigning into the component views works alike on NumPy, CuPy and the simulated device.
+    result.real[...] = real
+    result.imag[...] = imag
+    return result
 
 
 def fill(

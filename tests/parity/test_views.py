@@ -19,7 +19,7 @@ def _host(shape: tuple[int, ...], dtype: str) -> numpy.ndarray:
     values = numpy.arange(1, 1 + int(numpy.prod(shape))).reshape(shape)
     if dtype == "bool":
         return values % 3 == 0
-    if dtype == "complex128":
+    if dtype.startswith("complex"):
         return (values + 1j * values[::-1].reshape(shape)).astype(dtype)
     return values.astype(dtype)
 
@@ -241,16 +241,171 @@ def test_empty_views() -> None:
     twins.view(empty, lambda a: a.T[None])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gap: .real/.imag are copies, not live views (no real/imag ViewSpec step yet)",
-)
 def test_real_and_imag_are_views() -> None:
     twins = Twins(_host((2, 3), "complex128"), None)
     real = twins.view(0, lambda a: a.real)
     twins.do(real, _set(0, 5.0))
     imag = twins.view(0, lambda a: a.imag)
     twins.do(imag, _add_in_place)
+
+
+# Chains of views mixing components (.real, .imag) with slices, transposes and reshapes,
+# on a (4, 6) complex array; every view is written twice and all are re-read each time.
+COMPONENT_CHAINS: list[tuple[str, list[ViewMaker]]] = [
+    ("real then slices", [lambda a: a.real, lambda a: a[1:, ::2], lambda a: a[::-1, 1]]),
+    ("slice then imag", [lambda a: a[::-1, 1:], lambda a: a.imag, lambda a: a.T]),
+    ("transpose then real", [lambda a: a.T, lambda a: a.real[::2], lambda a: a[None, :, -1]]),
+    ("imag then reshape", [lambda a: a.imag, lambda a: a.reshape(-1), lambda a: a[3:20:4]]),
+    ("reshape then imag", [lambda a: a.reshape(2, 12), lambda a: a.imag.reshape(2, 3, 4)]),
+    ("real split reshape", [lambda a: a[:, 2:], lambda a: a.real.reshape(4, 2, 2)]),
+    ("real copying reshape", [lambda a: a[:, 1:4], lambda a: a.real, lambda a: a.reshape(-1)]),
+    ("real of real", [lambda a: a.imag[..., None], lambda a: a.real, lambda a: a.swapaxes(0, 2)]),
+]
+COMPONENT_CASES = [
+    (name, chain, dtype, [None, (2, 3), (1, 6), (3, 5)][i % 4])
+    for i, (name, chain) in enumerate(COMPONENT_CHAINS)
+    for dtype in ("complex64", "complex128")
+]
+
+
+@pytest.mark.parametrize(
+    "name,chain,dtype,chunks",
+    COMPONENT_CASES,
+    ids=[f"{name}-{dtype}-{chunks}" for name, _, dtype, chunks in COMPONENT_CASES],
+)
+def test_writes_through_component_chains(
+    name: str, chain: list[ViewMaker], dtype: str, chunks: Any
+) -> None:
+    twins = Twins(_host((4, 6), dtype), chunks)
+    for make in chain:
+        twins.view(len(twins.pairs) - 1, make)
+    writes = [
+        lambda shape: _set(..., -1.5),
+        lambda shape: _add_in_place,
+        lambda shape: _set(slice(None), numpy.arange(shape[-1]) * 10.0 if shape else 2.0),
+        lambda shape: _fill,
+    ]
+    for target in range(len(twins.pairs)):
+        shape = twins.pairs[target][0].shape
+        for kind in (target, target + 1):
+            twins.do(target, writes[kind % len(writes)](shape))
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_component_views_see_later_writes_to_the_base(dtype: str) -> None:
+    twins = Twins(_host((3, 4), dtype), (2, 3))
+    real = twins.view(0, lambda a: a.real)
+    imag = twins.view(0, lambda a: a.imag)
+    twins.view(real, lambda a: a.T[::2])
+    twins.do(0, _set((1, slice(None)), 2 - 3j))
+    twins.do(0, _add_in_place)
+    twins.do(real, _set((slice(None), 0), numpy.array([7.0, 8.0, 9.0])))
+    twins.do(imag, lambda a: a.__isub__(a[::-1]))
+    twins.do(0, lambda a: a.__imul__(1j))
+
+
+def test_component_of_a_view_writes_into_the_base() -> None:
+    twins = Twins(_host((4, 5), "complex128"), (3, 2))
+    window = twins.view(0, lambda a: a[1:, ::2].T)
+    real = twins.view(window, lambda a: a.real)
+    imag = twins.view(window, lambda a: a.imag)
+    twins.do(real, _set((slice(None), 1), -4.0))
+    twins.do(imag, _set((0, slice(None, None, -1)), numpy.array([1.0, 2.0, 3.0])))
+
+    def through_name(array: Any) -> None:
+        r = array.real
+        r[0] = 5
+
+    twins.do(window, through_name)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_advanced_index_writes_through_components(dtype: str) -> None:
+    twins = Twins(_host((3, 4), dtype), (2, 3))
+    real = twins.view(0, lambda a: a.real)
+    imag = twins.view(0, lambda a: a.imag)
+    transposed = twins.view(0, lambda a: a.T.real)
+    twins.do(real, _set([0, 2], 1.0))
+    twins.do(imag, lambda a: a.__setitem__(a > 5, -1.0))
+    twins.do(transposed, _set((1, [2, 0]), 7.0))
+    twins.do(0, lambda a: a[1].imag.__setitem__(a[1].real > 4, 0.0))
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_component_dtypes(dtype: str) -> None:
+    host = _host((2, 3), dtype)
+    ours = dnp.array(host)
+    for part in ("real", "imag"):
+        assert getattr(ours, part).dtype == getattr(host, part).dtype
+        assert_eq(getattr(ours, part), getattr(host, part))
+        assert_eq(getattr(dnp, part)(ours), getattr(numpy, part)(host))
+
+
+@pytest.mark.parametrize("part", ["real", "imag"])
+def test_writing_one_component_keeps_the_other_exactly(part: str) -> None:
+    """The other component is copied bit for bit: infinities stay (``re + 1j * im`` would
+    make ``inf`` imaginary parts NaN real parts), NaN payloads and signed zeros too."""
+    special = numpy.array([numpy.inf, -numpy.inf, numpy.nan, -0.0, 0.0, 1e-310])
+    host = numpy.empty((2, 6), dtype=numpy.complex128)
+    host.real, host.imag = special, special[::-1]
+    ours = dnp.array(host, chunks=(1, 4))
+    getattr(host, part)[:, 1:] = 2.5
+    getattr(ours, part)[:, 1:] = 2.5
+    assert_eq(ours, host)
+    assert (ours.compute().view(numpy.uint64) == host.view(numpy.uint64)).all()
+    getattr(host, part)[0] = special[::-1]
+    getattr(ours, part)[0] = special[::-1]
+    assert (ours.compute().view(numpy.uint64) == host.view(numpy.uint64)).all()
+
+
+def test_numpy_functions_give_the_views() -> None:
+    twins = Twins(_host((3, 2), "complex64"), None)
+    real = twins.view(0, numpy.real)
+    imag = twins.view(0, numpy.imag, dnp.imag)
+    twins.do(real, _set(1, 6.0))
+    twins.do(imag, _set((slice(None), 0), -1.0))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "int32", "bool", "float32"])
+def test_real_of_a_real_array_is_itself(dtype: str) -> None:
+    twins = Twins(_host((3, 4), dtype), (2, 2))
+    expected, ours = twins.pairs[0]
+    assert ours.real is ours
+    assert numpy.real(ours) is ours
+    real = twins.view(0, lambda a: a.real[1:])
+    twins.do(real, _set(0, 1))
+    twins.view(real, lambda a: a.T.real)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "int32", "bool", "complex64"])
+def test_imag_of_a_real_array_is_read_only_zeros(dtype: str) -> None:
+    host = _host((3, 4), dtype)
+    ours = dnp.array(host, chunks=(2, 2))
+    if dtype.startswith("complex"):  # the imaginary parts of a real view
+        host, ours = host.real, ours.real
+    expected_zeros, zeros = host.imag, ours.imag
+    assert_eq(zeros, expected_zeros)
+    one = numpy.ones((), dtype=host.dtype)
+    writes: list[Callable[[Any], Any]] = [
+        _set(0, one),
+        _set((slice(1, None), slice(None)), one),
+        _fill,
+        lambda a: a.__iadd__(one),
+        lambda a: a[::2].__setitem__(..., one),
+        lambda a: a.T.__setitem__(0, one),
+        lambda a: a.reshape(-1).__setitem__(0, one),
+        lambda a: numpy.add(a, one, out=a),
+    ]
+    for write in writes:
+        assert_raises_like(lambda: write(expected_zeros), lambda: write(zeros))  # noqa: B023
+    host[...] = one  # the zeros are a new array: writes to the base do not change them
+    ours[...] = one
+    assert_eq(zeros, expected_zeros)
+    assert_eq(ours, host)
+    assert_eq(zeros.imag, expected_zeros.imag)
+    copy = zeros + 1  # results computed from it are ordinary arrays
+    copy[0] = 0
+    assert_eq(copy, numpy.where(numpy.arange(3)[:, None] == 0, 0, expected_zeros + 1))
 
 
 def test_integer_write_through_reshape_view_lands_in_its_row() -> None:
