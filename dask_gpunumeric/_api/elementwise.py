@@ -118,12 +118,7 @@ def imag(val: Any) -> ndarray:
 
     Of a complex array, a live view of its imaginary parts (see :func:`real`). Of any other
     array, a new read-only array of zeros of its dtype, as in NumPy: writing to it raises
-    ``ValueError``.
-
-    Differences from NumPy: NumPy refuses any write to the read-only zeros first; here an
-    invalid index or value given to such a write raises its own error (``IndexError``,
-    ``TypeError``, ...) before the read-only ``ValueError``. Only the exception differs:
-    the zeros never change either way.
+    ``ValueError`` before the index or the value is even looked at.
     """
     array = _as_array(val)
     if array.dtype.kind == "c":

@@ -153,6 +153,8 @@ def _squeeze_leading(value: Expr, ndim: int) -> Expr:
 def setitem(array: Any, index: Any, value: Any) -> None:
     """``array[index] = value``. Every check (bounds, casting, broadcasting) happens before
     the store is replaced: a failed assignment leaves the array unchanged."""
+    if array._view.read_only:  # NumPy refuses before looking at the index or the value
+        raise ValueError("assignment destination is read-only")
     index = _index_tuple(index)
     if is_basic_index(index):
         check_basic_index(array.shape, index)

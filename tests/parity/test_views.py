@@ -419,3 +419,19 @@ def test_integer_write_through_reshape_view_lands_in_its_row() -> None:
         view[1] = 0
     assert_eq(ours, host)
     assert_eq(our_view, host_view)
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        lambda z: z.__setitem__(100, 1.0),  # out of bounds: still the read-only error first
+        lambda z: z.__setitem__([0, 100], 1.0),
+        lambda z: z.__setitem__(0, "not a number"),
+        lambda z: z[1:].__setitem__(0, 1.0),
+    ],
+)
+def test_read_only_imag_refuses_before_checking_index_or_value(write) -> None:
+    host = numpy.arange(4.0)
+    ours = dnp.array(host, chunks=2)
+    assert_raises_like(lambda: write(host.imag), lambda: write(ours.imag))
+    assert_eq(ours.imag, host.imag)
