@@ -216,7 +216,8 @@ def asarray(
     chunks: Any = None,
 ) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.asarray`: our arrays pass through."""
-    if isinstance(a, ndarray) and (dtype is None or numpy.dtype(dtype) == a.dtype):
+    same_dtype = dtype is None or numpy.dtype(dtype) == getattr(a, "dtype", None)
+    if isinstance(a, ndarray) and same_dtype and copy is not True:
         return a
     return array(a, dtype=dtype, copy=copy, chunks=chunks)
 

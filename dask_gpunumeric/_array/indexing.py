@@ -13,6 +13,7 @@ from .._ir.indexing import (
     Gather,
     Region,
     Scatter,
+    Slice,
     advanced_index_coords,
     check_basic_index,
     is_basic_index,
@@ -46,6 +47,10 @@ def getitem(array: Any, index: Any) -> Any:
     if is_basic_index(index):
         check_basic_index(array.shape, index)
         region = Region.from_index(array.shape, index)
+        if _is_element(index, array.ndim):
+            # NumPy gives a scalar, a copy: ``z = a[2]; z += 1`` must leave ``a`` alone.
+            # (``a[2, ...]`` is NumPy's 0-d view, and ours.)
+            return type(array)._from_expr(Slice(array._read(), region))
         return type(array)._from_parts(array._store, array._view.then_region(region))
     coords = _coords(array, index)
     return type(array)._from_expr(Gather(_flat_if_0d(array._read()), coords))

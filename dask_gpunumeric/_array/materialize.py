@@ -53,7 +53,7 @@ def _live_stores_within(expr: Expr) -> list[Store]:
         if node.number in seen:
             continue
         seen.add(node.number)
-        if node.number in candidates and node is not expr:
+        if node.number in candidates:
             found.append(candidates[node.number])
         stack.extend(node.children)
     return found

@@ -89,12 +89,19 @@ class Eye(Leaf):
 
 
 class HostData(Leaf):
-    """A host NumPy array given by the user; lowering ships it to the workers in chunks."""
+    """A host NumPy array given by the user; lowering ships it to the workers in chunks.
+
+    The node keeps a read-only copy: the value is captured at the call, as NumPy's results
+    are, so later writes to the user's array (or by anyone to ours) cannot change it.
+    """
 
     __slots__ = ("data",)
 
     def __init__(self, data: numpy.ndarray, chunks: Chunks | None = None) -> None:
         super().__init__(data.shape, data.dtype, chunks)
+        if data.flags.writeable:
+            data = data.copy()
+            data.flags.writeable = False
         self.data = data
 
 

@@ -18,7 +18,11 @@ from .layers import block_offsets, from_block_function, from_block_tasks
 
 
 def lower_slice(node: ir.Slice, inputs: list[da.Array], backend: str) -> da.Array:
-    return apply_region(inputs[0], node.region)
+    result = apply_region(inputs[0], node.region)
+    if node.ndim == 0:
+        # dask indexes a chunk with integers alone, which gives a scalar; a chunk is an array.
+        result = result.map_blocks(partial(chunk_kernels.as_chunk, backend), dtype=node.dtype)
+    return result
 
 
 def lower_reshape(node: ir.Reshape, inputs: list[da.Array], backend: str) -> da.Array:

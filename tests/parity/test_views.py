@@ -192,8 +192,8 @@ def test_copy_of_a_view_is_not_a_view() -> None:
 @pytest.mark.parametrize("dtype", ["float64", "int32", "bool", "complex128"])
 def test_zero_d_views(dtype: str) -> None:
     twins = Twins(_host((3, 4), dtype), (2, 2))
-    # Ours gives a 0-d view where NumPy gives a scalar; NumPy's 0-d view is a[1, 2, ...].
-    point = twins.view(0, lambda a: a[1, 2, ...], lambda a: a[1, 2])
+    # NumPy's 0-d view is a[1, 2, ...] (a[1, 2] is a scalar copy, tested below): ours too.
+    point = twins.view(0, lambda a: a[1, 2, ...], lambda a: a[1, 2, ...])
     expected, ours = twins.pairs[point]
     scalar = twins.pairs[0][0][1, 2]
     for convert in (float, int, bool, complex) if dtype != "complex128" else (complex, bool):
@@ -213,7 +213,7 @@ def test_zero_d_views(dtype: str) -> None:
 
 def test_view_of_zero_d_through_newaxis_writes_back() -> None:
     twins = Twins(_host((3, 4), "float64"), None)
-    point = twins.view(0, lambda a: a[2, -1, ...], lambda a: a[2, -1])
+    point = twins.view(0, lambda a: a[2, -1, ...], lambda a: a[2, -1, ...])
     lifted = twins.view(point, lambda a: a[None, None])
     twins.do(lifted, _set((0, 0), 42.0))
 
@@ -435,3 +435,35 @@ def test_read_only_imag_refuses_before_checking_index_or_value(write) -> None:
     ours = dnp.array(host, chunks=2)
     assert_raises_like(lambda: write(host.imag), lambda: write(ours.imag))
     assert_eq(ours.imag, host.imag)
+
+
+def test_integer_index_gives_a_copy_not_a_view() -> None:
+    """NumPy's ``a[2]`` is a scalar, a copy: changing it never reaches ``a``."""
+    host = numpy.arange(6.0)
+    ours = dnp.array(host, chunks=3)
+    host_element, our_element = host[2], ours[2]
+    host_element += 1000
+    our_element += 1000
+    assert_eq(ours, host)
+    assert float(our_element) == float(host_element)
+    for row in ours.reshape(2, 3)[0]:  # iteration over a 1-d array yields copies too
+        row *= 10
+    assert_eq(ours, host)
+
+
+def test_asarray_copy_true_copies() -> None:
+    ours = dnp.arange(4)
+    copied = dnp.asarray(ours, copy=True)
+    copied[0] = 7
+    assert_eq(ours, numpy.arange(4))
+    assert dnp.asarray(ours) is ours
+
+
+def test_host_operands_are_captured_at_the_call() -> None:
+    host = numpy.ones(3)
+    result = dnp.add(host, 1)
+    assigned = dnp.zeros(3)
+    assigned[...] = host
+    host[:] = 100
+    assert_eq(result, numpy.full(3, 2.0))
+    assert_eq(assigned, numpy.ones(3))

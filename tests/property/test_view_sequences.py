@@ -59,12 +59,11 @@ def view_maker(draw: st.DrawFn, shape: tuple[int, ...]) -> tuple[str, Any]:
 
 
 def _make_view(array: Any, kind: str, argument: Any) -> Any:
-    if kind == "index" and isinstance(array, numpy.ndarray):
-        # NumPy's a[i, j] is a scalar (a copy) where ours is a 0-d view; NumPy's 0-d view
-        # is a[i, j, ...], and the Ellipsis changes nothing else.
-        return array[argument + (Ellipsis,)]
     if kind == "index":
-        return array[argument]
+        # An all-integer index gives a copy (a scalar in NumPy); the view program wants
+        # views, which a[i, j, ...] is in both, and the Ellipsis changes nothing else.
+        has_ellipsis = any(item is Ellipsis for item in argument)
+        return array[argument if has_ellipsis else argument + (Ellipsis,)]
     if kind == "transpose":
         return array.transpose(argument)
     if kind == "reshape":
