@@ -23,7 +23,7 @@ def _from_persisted(graph: Any, array_postpersist: Any, rename: Any = None) -> A
 
     rebuild, rebuild_args = array_postpersist
     persisted = rebuild(graph, *rebuild_args, rename=rename)
-    return ndarray._from_expr(DaskData(persisted, materialized=True))
+    return ndarray._from_expr(DaskData(persisted, backend=get_backend().name))
 
 
 class DaskCollectionMixin:

@@ -18,24 +18,38 @@ _WORTH_PERSISTING_DEPTH = 4
 def compute_expr(expr: Expr) -> numpy.ndarray:
     """The value of ``expr`` as a host NumPy array (the explicit device-to-host step).
 
-    Live arrays whose current value is computed on the way are persisted in the same run,
-    so the next materialization starts from them instead of recomputing their history.
+    Live arrays whose current value is computed on the way (the array itself included) are
+    persisted in the same run, so the next materialization starts from them instead of
+    recomputing their history.
     """
     backend = get_backend()
     stores = _live_stores_within(expr)
-    persisted = dask.persist(*lower_all([expr, *(s.version for s in stores)], backend.name))
-    for store, array in zip(stores, persisted[1:], strict=True):
-        store.version = DaskData(array, materialized=True)
-    (result,) = dask.compute(persisted[0])
+    if stores:
+        expr = _persist_with_stores(expr, stores)
+    (result,) = dask.compute(lower(expr, backend.name))
     return numpy.asarray(backend.to_host(result)).reshape(expr.shape)
 
 
 def persist_expr(expr: Expr) -> Expr:
-    """A leaf holding ``expr``'s computed chunks (on the workers when a client is active)."""
-    if isinstance(expr, DaskData) and expr.materialized:
+    """A leaf holding ``expr``'s computed chunks (on the workers when a client is active);
+    the live stores computed on the way are persisted with it."""
+    if isinstance(expr, DaskData) and expr.backend == get_backend().name:
         return expr
-    (persisted,) = dask.persist(lower(expr))
-    return DaskData(persisted, materialized=True)
+    return _persist_with_stores(expr, _live_stores_within(expr))
+
+
+def _persist_with_stores(expr: Expr, stores: list[Store]) -> DaskData:
+    """Persist ``expr`` and ``stores``' versions in one run; the stores continue from
+    their persisted leaves. Unoptimized: every store's key must be computed exactly once
+    and keep its task, or a distributed scheduler sees two run_specs for one key."""
+    backend = get_backend().name
+    arrays = dask.persist(
+        *lower_all([expr, *(s.version for s in stores)], backend), optimize_graph=False
+    )
+    leaves = [DaskData(array, backend=backend) for array in arrays]
+    for store, leaf in zip(stores, leaves[1:], strict=True):
+        store.version = leaf
+    return leaves[0]
 
 
 def _live_stores_within(expr: Expr) -> list[Store]:

@@ -146,7 +146,9 @@ def _wrap(value: Any) -> Any:
 
 
 class _DeviceNamespace:
-    """``xp`` for the simulated device: NumPy's names; creation functions make device arrays."""
+    """``xp`` for the simulated device: NumPy's names, run on the device. Creation functions
+    take host data (an explicit transfer, like ``cupy.asarray``); every other function
+    refuses host arrays, as CuPy's do. Types (``xp.float64``, ``xp.finfo``) are NumPy's."""
 
     _creation = frozenset(
         "zeros ones full empty arange linspace eye identity asarray array "
@@ -155,13 +157,14 @@ class _DeviceNamespace:
 
     def __getattr__(self, name: str) -> Any:
         attribute = getattr(numpy, name)
-        if name in self._creation:
+        if isinstance(attribute, type) or not callable(attribute):
+            return attribute
+        allow_host = name in self._creation
 
-            def create(*args: Any, **kwargs: Any) -> Any:
-                return _wrap(attribute(*_unwrap(args, True), **_unwrap(kwargs, True)))
+        def on_device(*args: Any, **kwargs: Any) -> Any:
+            return _wrap(attribute(*_unwrap(args, allow_host), **_unwrap(kwargs, allow_host)))
 
-            return create
-        return attribute
+        return on_device
 
 
 @dataclass(frozen=True)

@@ -106,12 +106,13 @@ class HostData(Leaf):
 
 
 class DaskData(Leaf):
-    """A dask array (opaque here: ``_ir`` does not import dask). ``materialized`` marks one
-    whose chunks are already computed (a persisted store version)."""
+    """A dask array (opaque here: ``_ir`` does not import dask). ``backend`` names the chunk
+    backend whose chunks it holds (a persisted store version), or is None for a user's
+    dask array, whose chunks are moved to the backend when lowered."""
 
-    __slots__ = ("array", "materialized")
+    __slots__ = ("array", "backend")
 
-    def __init__(self, array: Any, materialized: bool = False) -> None:
+    def __init__(self, array: Any, backend: str | None = None) -> None:
         super().__init__(array.shape, array.dtype, tuple(map(tuple, array.chunks)))
         self.array = array
-        self.materialized = materialized
+        self.backend = backend

@@ -149,10 +149,13 @@ def eye(
 
 
 def to_device(backend_name: str, chunk: Any) -> Any:
+    """``chunk`` (host, or another backend's: ``.get()`` is CuPy's explicit transfer) as a
+    chunk of the named backend."""
     backend = get_backend(backend_name)
     if isinstance(chunk, backend.chunk_type):
         return chunk
-    return backend.from_host(numpy.asarray(chunk))
+    host = chunk.get() if hasattr(chunk, "get") and not isinstance(chunk, numpy.ndarray) else chunk
+    return backend.from_host(numpy.asarray(host))
 
 
 def write_block(block: Any, local: tuple[slice, ...], piece: Any) -> Any:

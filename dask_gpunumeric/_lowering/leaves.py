@@ -60,7 +60,7 @@ def lower_host_data(node: ir.HostData, inputs: list, backend: str) -> da.Array:
 
 def lower_dask_data(node: ir.DaskData, inputs: list, backend: str) -> da.Array:
     array = node.array
-    if node.materialized:
+    if node.backend == backend:
         return array
     return array.map_blocks(
         partial(chunk_kernels.to_device, backend),

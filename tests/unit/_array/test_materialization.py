@@ -95,3 +95,17 @@ def test_copy_false_conversion_is_refused(pair) -> None:
     _, ours = pair
     with pytest.raises(ValueError, match="copies"):
         numpy.asarray(ours, copy=False)
+
+
+def test_persisted_array_follows_a_backend_change() -> None:
+    """A value persisted under one backend is moved when another backend reads it."""
+    host = numpy.arange(8192.0)
+    ours = dnp.array(host)
+    ours += 1
+    ours.persist()
+    float(ours.sum())  # persists ours' store under the current backend
+    for name in ("simulated-device", "numpy"):
+        with dnp.config.set(backend=name):
+            ours[0] = 5
+            moved = ours * 2
+            assert_eq(moved, numpy.concatenate([[10.0], (host[1:] + 1) * 2]))

@@ -83,3 +83,13 @@ def test_unknown_backend_name_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="simulated-device"):
         get_backend("tpu")
     assert set(backend_names()) == {"numpy", "simulated-device", "cupy"}
+
+
+def test_namespace_functions_refuse_host_arrays(device) -> None:
+    """CuPy's functions raise on host arrays; a silent host computation would hide a bug."""
+    with pytest.raises(TypeError):
+        device.xp.sin(numpy.arange(3.0))
+    with pytest.raises(TypeError):
+        device.xp.where(numpy.ones(3, bool), 1.0, 2.0)
+    assert isinstance(device.xp.asarray(numpy.arange(3.0)), SimulatedDeviceArray)
+    assert device.xp.float64 is numpy.float64
