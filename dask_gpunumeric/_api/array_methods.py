@@ -95,21 +95,12 @@ def _install_operators() -> None:
     special = {
         "__matmul__": forward,
         "__rmatmul__": reflected,
-        "__imatmul__": lambda self, other: _assign(self, linear_algebra.matmul(self, other)),
+        "__imatmul__": lambda self, other: linear_algebra.matmul(self, other, out=self),
         "__divmod__": lambda self, other: ufuncs["divmod"](self, other),
         "__rdivmod__": lambda self, other: ufuncs["divmod"](other, self),
     }
     for name, method in special.items():
         setattr(ndarray, name, method)
-
-
-def _assign(target: ndarray, value: ndarray) -> ndarray:
-    if not numpy.can_cast(value.dtype, target.dtype, "same_kind"):
-        raise numpy._core._exceptions._UFuncOutputCastingError(  # type: ignore[attr-defined]
-            numpy.matmul, "same_kind", value.dtype, target.dtype, 0
-        )
-    target[...] = value
-    return target
 
 
 def _conjugate(self: ndarray) -> ndarray:

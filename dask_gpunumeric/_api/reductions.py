@@ -42,7 +42,7 @@ def _reduce(kind: str, a: Any, axis: Any, out: Any, keepdims: Any, **params: Any
         return ndarray._from_expr(node)
     _check_out_shape(kind, node, out)
     if out.dtype != node.dtype:
-        # Raises NumPy's refusal (std into integers, argmax into floats), else builds again.
+        # Only NumPy's check (std into integers, argmax into floats): the node is built.
         reduction_node(kind, source, axis=axis, keepdims=keepdims, out_dtype=out.dtype, **params)
     out[...] = ndarray._from_expr(node)
     return out

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy
 
-from .._array.coercion import as_operand
+from .._array.coercion import UNSUPPORTED_KINDS, as_operand
 from .._array.ndarray import ndarray
 from .._ir.dtypes import stand_in
 from .._ir.elementwise import cast_node, ufunc_node, where_node
@@ -129,12 +129,7 @@ def _method_not_implemented(function: ufunc, method: str) -> NotImplementedError
 
 def _split_outputs(function: ufunc, args: tuple[Any, ...], out: Any) -> tuple[tuple[Any, ...], Any]:
     nin = function.nin
-    if len(args) < nin:
-        raise TypeError(
-            f"{function.__name__}() takes from {nin} to {nin + function.nout} positional "
-            f"arguments but {len(args)} were given"
-        )
-    if len(args) > nin + function.nout:
+    if not nin <= len(args) <= nin + function.nout:
         raise TypeError(
             f"{function.__name__}() takes from {nin} to {nin + function.nout} positional "
             f"arguments but {len(args)} were given"
@@ -157,9 +152,6 @@ def _split_outputs(function: ufunc, args: tuple[Any, ...], out: Any) -> tuple[tu
     return args[:nin], outs
 
 
-_UNSUPPORTED_KINDS = "OSUVMm"
-
-
 def _input_dtype(value: Any) -> numpy.dtype | None:
     if isinstance(value, (bool, int, float, complex, ndarray)):
         return None  # supported; Python scalars must stay weak, so no dtype is taken
@@ -171,7 +163,7 @@ def _refuse_like_numpy(function: ufunc, inputs: tuple[Any, ...]) -> None:
     """Strings and objects are not supported, but when NumPy itself refuses the call (no
     loop for ``add(x, "a")``) users catch NumPy's exception class: raise that one first."""
     dtypes = [_input_dtype(x) for x in inputs]
-    if not any(d is not None and d.kind in _UNSUPPORTED_KINDS for d in dtypes):
+    if not any(d is not None and d.kind in UNSUPPORTED_KINDS for d in dtypes):
         return
     stand_ins = [
         x
@@ -243,15 +235,10 @@ def _write_output(
     return out
 
 
-ufuncs: dict[str, ufunc] = {row.name: ufunc(row) for row in ufunc_table}
-
-
-def _canonical_once() -> dict[str, ufunc]:
+def _one_object_per_ufunc() -> dict[str, ufunc]:
     # Aliases share the object of their canonical ufunc, as in NumPy (np.abs is np.absolute).
-    shared: dict[str, ufunc] = {}
-    for row in ufunc_table:
-        shared[row.name] = shared.setdefault(row.numpy_name, ufuncs[row.numpy_name])
-    return shared
+    canonical = {row.name: ufunc(row) for row in ufunc_table if row.name == row.numpy_name}
+    return {row.name: canonical[row.numpy_name] for row in ufunc_table}
 
 
-ufuncs = _canonical_once()
+ufuncs: dict[str, ufunc] = _one_object_per_ufunc()

@@ -13,10 +13,12 @@ from .._ir.expr import Expr
 from .._ir.leaves import DaskData, HostData
 
 PYTHON_SCALARS = (bool, int, float, complex)
+# Kinds our arrays do not hold: objects, strings, bytes, voids, datetimes, timedeltas.
+UNSUPPORTED_KINDS = "OSUVMm"
 
 
 def _check_dtype(dtype: numpy.dtype) -> None:
-    if dtype.kind in "OVSUMm":
+    if dtype.kind in UNSUPPORTED_KINDS:
         raise TypeError(
             f"dask_gpunumeric does not support arrays of dtype {dtype}; use numpy for those "
             "(numeric and bool dtypes only)"

@@ -19,7 +19,7 @@ from .._ir.indexing import (
     is_basic_index,
 )
 from .._ir.leaves import HostData
-from .coercion import as_expr
+from .coercion import UNSUPPORTED_KINDS, as_expr
 
 
 def _index_tuple(index: Any) -> tuple[Any, ...]:
@@ -106,9 +106,6 @@ def _reshape(value: Expr, shape: tuple[int, ...]) -> Expr:
     return Reshape(value, shape)
 
 
-_HOST_ONLY_KINDS = "OSUVMm"  # dtypes our arrays do not hold
-
-
 def _value_expr(value: Any, dtype: numpy.dtype, max_ndim: int | None = None) -> Expr:
     """The right-hand side, cast as NumPy's assignment casts: unsafe for arrays; a scalar
     must fit (``uint8[...] = 300`` raises NumPy's ``OverflowError``); a nested sequence is
@@ -119,7 +116,7 @@ def _value_expr(value: Any, dtype: numpy.dtype, max_ndim: int | None = None) -> 
     if isinstance(value, (ndarray, Expr)) or hasattr(value, "__dask_graph__"):
         return cast_node(as_expr(value), dtype)
     if isinstance(value, numpy.ndarray):
-        if value.ndim == 0 or value.dtype.kind in _HOST_ONLY_KINDS:
+        if value.ndim == 0 or value.dtype.kind in UNSUPPORTED_KINDS:
             # Strings, objects, datetimes: NumPy's own conversion, on the host.
             return HostData(value.astype(dtype))
         return cast_node(as_expr(value), dtype)

@@ -28,10 +28,6 @@ class Store:
         self.version = _bounded(version, 2 * config.get("persist-depth"))
         live_stores.add(self)
 
-    @property
-    def shape(self) -> tuple[int, ...]:
-        return self.version.shape
-
     def replace(self, version: Expr) -> None:
         self.version = _bounded(version, config.get("persist-depth"))
 

@@ -41,8 +41,3 @@ def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
 
 def operand_shape(operand: Any) -> tuple[int, ...]:
     return operand.shape if isinstance(operand, Expr) else numpy.shape(operand)
-
-
-def python_scalar_fits(value: Any, dtype: numpy.dtype) -> None:
-    """Raise NumPy's error if assigning the scalar ``value`` into ``dtype`` is refused."""
-    numpy.empty((1,), dtype=dtype)[...] = value

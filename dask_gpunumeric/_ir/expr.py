@@ -49,7 +49,3 @@ class Expr:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(shape={self.shape}, dtype={self.dtype})"
-
-
-def is_expr(value: Any) -> bool:
-    return isinstance(value, Expr)
