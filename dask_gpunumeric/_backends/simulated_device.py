@@ -136,6 +136,9 @@ def _unwrap(value: Any, allow_host: bool = False) -> Any:
 
 def _wrap(value: Any) -> Any:
     if isinstance(value, numpy.ndarray):
+        if value.dtype.names is not None:
+            # CuPy has no structured dtypes; dask's arg reductions fall back to dicts there.
+            raise TypeError(f"Unsupported dtype {value.dtype} (structured, as in CuPy)")
         return SimulatedDeviceArray(value)
     if isinstance(value, numpy.generic):
         # CuPy reductions give 0-d device arrays, never host scalars.

@@ -93,3 +93,10 @@ def test_namespace_functions_refuse_host_arrays(device) -> None:
         device.xp.where(numpy.ones(3, bool), 1.0, 2.0)
     assert isinstance(device.xp.asarray(numpy.arange(3.0)), SimulatedDeviceArray)
     assert device.xp.float64 is numpy.float64
+
+
+def test_structured_dtypes_are_refused_as_in_cupy(device) -> None:
+    """dask's arg reductions then take the dict path they take with CuPy chunks."""
+    values = device.from_host(numpy.arange(4.0))
+    with pytest.raises(TypeError, match="structured"):
+        numpy.empty_like(values, dtype=[("vals", "f8"), ("arg", "i8")])
