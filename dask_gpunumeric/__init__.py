@@ -55,7 +55,6 @@ from numpy import (  # dtypes, constants and type helpers are NumPy's own
 
 from ._api import array_methods as _array_methods  # noqa: F401 - attaches ndarray methods
 from ._api.creation import (
-    arange,
     array,
     asanyarray,
     asarray,
@@ -67,7 +66,6 @@ from ._api.creation import (
     full,
     full_like,
     identity,
-    linspace,
     ones,
     ones_like,
     to_dask,
@@ -78,6 +76,7 @@ from ._api.elementwise import astype, clip, imag, real, where
 from ._api.linear_algebra import dot, inner, matmul, outer, tensordot, vdot
 from ._api.manipulation import ndim, ravel, reshape, shape, size, swapaxes, transpose
 from ._api.materialization import asnumpy
+from ._api.numerical_ranges import arange, linspace
 from ._api.reductions import (
     all,
     amax,
