@@ -151,12 +151,12 @@ def _array_ufunc(
         return product(*inputs, **kwargs)
     ours = ufuncs.get(ufunc.__name__)
     if ours is None or method != "__call__":
-        reducer = _UFUNC_REDUCERS.get(ufunc.__name__)
+        reducer = reductions.ufunc_reducers.get(ufunc.__name__)
         if method == "reduce" and reducer is not None:
-            return _ufunc_reduce(reducer, *inputs, **kwargs)
-        scan = _UFUNC_SCANS.get(ufunc.__name__)
+            return reductions.ufunc_reduce(reducer, *inputs, **kwargs)
+        scan = reductions.ufunc_scans.get(ufunc.__name__)
         if method == "accumulate" and scan is not None:
-            return _ufunc_reduce(scan, *inputs, **kwargs)
+            return reductions.ufunc_reduce(scan, *inputs, **kwargs)
         if method == "outer" and ours is not None:
             return ours.outer(*inputs, **kwargs)
         return NotImplemented
@@ -167,28 +167,6 @@ def _array_ufunc(
 
 # NumPy's gufuncs that are products: ``host @ ours`` reaches us as the matmul ufunc.
 _PRODUCT_UFUNCS = {"matmul": linear_algebra.matmul}
-
-_UFUNC_REDUCERS = {
-    "add": reductions.sum,
-    "multiply": reductions.prod,
-    "maximum": reductions.max,
-    "minimum": reductions.min,
-    "logical_and": reductions.all,
-    "logical_or": reductions.any,
-}
-_UFUNC_SCANS = {"add": reductions.cumsum, "multiply": reductions.cumprod}
-
-
-def _ufunc_reduce(
-    reducer: Any, array: Any, axis: Any = 0, dtype: Any = None, out: Any = None, **kwargs: Any
-) -> Any:
-    """``ufunc.reduce``/``accumulate``: their default axis is 0 (not None, as for ``sum``),
-    ``out`` comes as a 1-tuple, and ``dtype`` only exists for the arithmetic reducers."""
-    if isinstance(out, tuple):
-        (out,) = out
-    if dtype is not None:
-        kwargs["dtype"] = dtype
-    return reducer(array, axis=axis, out=out, **kwargs)
 
 
 def _array_function(self: ndarray, func: Any, types: Any, args: Any, kwargs: Any) -> Any:

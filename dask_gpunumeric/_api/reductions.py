@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import builtins
 from typing import Any
 
 import numpy
@@ -216,4 +215,25 @@ def cumprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> nda
     return _cumulative("cumprod", a, axis, dtype, out)
 
 
-del builtins
+# What ``ufunc.reduce`` / ``ufunc.accumulate`` of a NumPy ufunc stand for.
+ufunc_reducers = {
+    "add": sum,
+    "multiply": prod,
+    "maximum": max,
+    "minimum": min,
+    "logical_and": all,
+    "logical_or": any,
+}
+ufunc_scans = {"add": cumsum, "multiply": cumprod}
+
+
+def ufunc_reduce(
+    reducer: Any, array: Any, axis: Any = 0, dtype: Any = None, out: Any = None, **kwargs: Any
+) -> Any:
+    """``ufunc.reduce``/``accumulate``: their default axis is 0 (not None, as for ``sum``),
+    ``out`` comes as a 1-tuple, and ``dtype`` only exists for the arithmetic reducers."""
+    if isinstance(out, tuple):
+        (out,) = out
+    if dtype is not None:
+        kwargs["dtype"] = dtype
+    return reducer(array, axis=axis, out=out, **kwargs)

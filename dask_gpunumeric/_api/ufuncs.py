@@ -13,6 +13,7 @@ from .._array.ndarray import ndarray
 from .._ir.dtypes import stand_in
 from .._ir.elementwise import cast_node, ufunc_node, where_node
 from .._ir.ufunc_table import UfuncSpec, ufunc_table
+from .reductions import ufunc_reduce, ufunc_reducers, ufunc_scans
 
 _NOT_GIVEN = object()  # out= omitted (NumPy warns about where= then), not out=None
 _WHERE_WITHOUT_OUT = (
@@ -89,25 +90,19 @@ class ufunc:  # noqa: N801 - NumPy's name
         self, array: Any, axis: Any = 0, dtype: Any = None, out: Any = None, **kwargs: Any
     ) -> Any:
         """``ufunc.reduce`` for the ufuncs NumPy's reductions stand for (add: sum, ...)."""
-        from . import array_methods  # it imports this module
-
-        reducer = array_methods._UFUNC_REDUCERS.get(self.spec.numpy_name)
+        reducer = ufunc_reducers.get(self.spec.numpy_name)
         if reducer is None:
             raise _method_not_implemented(self, "reduce")
-        return array_methods._ufunc_reduce(
-            reducer, array, axis=axis, dtype=dtype, out=out, **kwargs
-        )
+        return ufunc_reduce(reducer, array, axis=axis, dtype=dtype, out=out, **kwargs)
 
     def accumulate(
         self, array: Any, axis: int = 0, dtype: Any = None, out: Any = None, **kwargs: Any
     ) -> Any:
         """``ufunc.accumulate`` for add (cumsum) and multiply (cumprod)."""
-        from . import array_methods
-
-        scan = array_methods._UFUNC_SCANS.get(self.spec.numpy_name)
+        scan = ufunc_scans.get(self.spec.numpy_name)
         if scan is None:
             raise _method_not_implemented(self, "accumulate")
-        return array_methods._ufunc_reduce(scan, array, axis=axis, dtype=dtype, out=out, **kwargs)
+        return ufunc_reduce(scan, array, axis=axis, dtype=dtype, out=out, **kwargs)
 
     def at(self, *args: Any, **kwargs: Any) -> None:
         raise _method_not_implemented(self, "at")
