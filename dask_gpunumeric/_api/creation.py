@@ -8,10 +8,9 @@ from typing import Any
 
 import numpy
 
-from .._array.coercion import _check_dtype as check_dtype
-from .._array.coercion import as_expr
+from .._array.coercion import as_expr, check_dtype
 from .._array.ndarray import ndarray
-from .._ir.leaves import DaskData, Eye, Fill
+from .._ir.leaves import DaskData, Eye, Fill, HostData
 from .._runtime.partitioning import Chunks
 
 _ShapeLike = Any
@@ -187,18 +186,10 @@ def array(
         expr = as_expr(object, dtype)
         result = ndarray._from_expr(expr)
     else:
-        host = (
-            numpy.array(object, dtype=dtype, copy=True, ndmin=ndmin)
-            if not hasattr(object, "__dask_graph__")
-            else None
-        )
-        if host is not None:
-            if chunks is not None:
-                from .._ir.leaves import HostData
-
-                as_expr(host)  # dtype check
-                return ndarray._from_expr(HostData(host, _chunks(host.shape, chunks)))
-            return ndarray._from_expr(as_expr(host))
+        if not hasattr(object, "__dask_graph__"):
+            host = numpy.array(object, dtype=dtype, copy=True, ndmin=ndmin)
+            check_dtype(host.dtype)
+            return ndarray._from_expr(HostData(host, _chunks(host.shape, chunks), owned=True))
         result = ndarray._from_expr(as_expr(object, dtype))
     while result.ndim < ndmin:
         result = result[None]

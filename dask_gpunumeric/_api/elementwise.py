@@ -6,13 +6,13 @@ from typing import Any
 
 import numpy
 
-from .._array.coercion import _check_dtype as check_dtype
-from .._array.coercion import as_expr, as_operand
+from .._array.coercion import as_expr, as_operand, check_dtype
 from .._array.ndarray import ndarray
 from .._array.store import Store
 from .._array.viewspec import ViewSpec
 from .._ir.elementwise import cast_node, clip_node, where_node
 from .._ir.leaves import Fill
+from .creation import asarray
 
 
 def where(condition: Any, x: Any = None, y: Any = None) -> Any:
@@ -96,10 +96,6 @@ def _copy_of(x: ndarray) -> Any:
     return x._read()
 
 
-def _as_array(val: Any) -> ndarray:
-    return val if isinstance(val, ndarray) else ndarray._from_expr(as_expr(val))
-
-
 def real(val: Any) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.real` (and ``ndarray.real``).
 
@@ -107,7 +103,7 @@ def real(val: Any) -> ndarray:
     float64 for complex128), through which writes reach the array; of any other array, the
     array itself. A value that is not one of our arrays is converted to a new one first.
     """
-    array = _as_array(val)
+    array = asarray(val)
     if array.dtype.kind != "c":
         return array
     return ndarray._from_parts(array._store, array._view.then_part("real"))
@@ -120,7 +116,7 @@ def imag(val: Any) -> ndarray:
     array, a new read-only array of zeros of its dtype, as in NumPy: writing to it raises
     ``ValueError`` before the index or the value is even looked at.
     """
-    array = _as_array(val)
+    array = asarray(val)
     if array.dtype.kind == "c":
         return ndarray._from_parts(array._store, array._view.then_part("imag"))
     zeros = Fill(array.shape, array.dtype, 0)

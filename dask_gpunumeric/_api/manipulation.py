@@ -7,32 +7,28 @@ from typing import Any
 import numpy
 
 from .._array import views
-from .._array.coercion import as_expr
 from .._array.ndarray import ndarray
-
-
-def _as_array(a: Any) -> ndarray:
-    return a if isinstance(a, ndarray) else ndarray._from_expr(as_expr(a))
+from .creation import asarray
 
 
 def reshape(a: Any, /, shape: Any = None, order: str = "C", *, copy: bool | None = None) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.reshape` (a view where NumPy gives one)."""
-    return views.reshape(_as_array(a), shape, order=order, copy=copy)
+    return views.reshape(asarray(a), shape, order=order, copy=copy)
 
 
 def ravel(a: Any, order: str = "C") -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.ravel`."""
-    return views.ravel(_as_array(a), order)
+    return views.ravel(asarray(a), order)
 
 
 def transpose(a: Any, axes: Any = None) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.transpose` (a view)."""
-    return views.transpose(_as_array(a), axes)
+    return views.transpose(asarray(a), axes)
 
 
 def swapaxes(a: Any, axis1: int, axis2: int) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.swapaxes` (a view)."""
-    return views.swapaxes(_as_array(a), axis1, axis2)
+    return views.swapaxes(asarray(a), axis1, axis2)
 
 
 def shape(a: Any) -> tuple[int, ...]:

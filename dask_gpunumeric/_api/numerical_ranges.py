@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy
 
-from .._array.coercion import _check_dtype as check_dtype
+from .._array.coercion import check_dtype
 from .._array.ndarray import ndarray
 from .._ir.leaves import Arange, Linspace
 from .creation import _chunks, array

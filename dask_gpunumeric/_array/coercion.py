@@ -17,7 +17,7 @@ PYTHON_SCALARS = (bool, int, float, complex)
 UNSUPPORTED_KINDS = "OSUVMm"
 
 
-def _check_dtype(dtype: numpy.dtype) -> None:
+def check_dtype(dtype: numpy.dtype) -> None:
     if dtype.kind in UNSUPPORTED_KINDS:
         raise TypeError(
             f"dask_gpunumeric does not support arrays of dtype {dtype}; use numpy for those "
@@ -34,12 +34,13 @@ def as_expr(value: Any, dtype: Any = None) -> Expr:
     elif isinstance(value, Expr):
         expr = value
     elif isinstance(value, da.Array):
-        _check_dtype(value.dtype)
+        check_dtype(value.dtype)
         expr = DaskData(value)
     else:
         host = numpy.asarray(value, dtype=dtype)
-        _check_dtype(host.dtype)
-        expr = HostData(host)
+        check_dtype(host.dtype)
+        # A list's array is new; anything else may share the user's memory: copy that.
+        expr = HostData(host, owned=isinstance(value, (list, tuple)))
     return expr if dtype is None else cast_node(expr, dtype)
 
 
@@ -48,6 +49,6 @@ def as_operand(value: Any) -> Any:
     strong scalars, everything else becomes an expression."""
     if isinstance(value, PYTHON_SCALARS) or isinstance(value, numpy.generic):
         if isinstance(value, numpy.generic):
-            _check_dtype(value.dtype)
+            check_dtype(value.dtype)
         return value
     return as_expr(value)

@@ -96,8 +96,8 @@ def _element_value(value: Any, dtype: numpy.dtype) -> Expr:
         rhs = cast_node(as_expr(value), dtype)
         return rhs if rhs.ndim == 0 else _reshape(rhs, ())
     if isinstance(value, numpy.ndarray):
-        return HostData(value.astype(dtype).reshape(()))
-    return HostData(probe.reshape(()))
+        return HostData(value.astype(dtype).reshape(()), owned=True)
+    return HostData(probe.reshape(()), owned=True)
 
 
 def _reshape(value: Expr, shape: tuple[int, ...]) -> Expr:
@@ -118,19 +118,19 @@ def _value_expr(value: Any, dtype: numpy.dtype, max_ndim: int | None = None) -> 
     if isinstance(value, numpy.ndarray):
         if value.ndim == 0 or value.dtype.kind in UNSUPPORTED_KINDS:
             # Strings, objects, datetimes: NumPy's own conversion, on the host.
-            return HostData(value.astype(dtype))
+            return HostData(value.astype(dtype), owned=True)
         return cast_node(as_expr(value), dtype)
     if numpy.ndim(value) == 0:
         host = numpy.empty((), dtype=dtype)
         host[()] = value
-        return HostData(host)
+        return HostData(host, owned=True)
     host = numpy.array(value, dtype=dtype)
     if max_ndim is not None and host.ndim > max_ndim:
         raise ValueError(
             "setting an array element with a sequence. The requested array would exceed "
             f"the maximum number of dimension of {max_ndim}."
         )
-    return HostData(host)
+    return HostData(host, owned=True)
 
 
 def _fit_value(value: Expr, shape: tuple[int, ...]) -> None:

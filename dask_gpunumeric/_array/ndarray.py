@@ -187,4 +187,4 @@ class ndarray(DaskCollectionMixin):  # noqa: N801 - NumPy's name
 def _rebuild(host: numpy.ndarray) -> ndarray:
     from .._ir.leaves import HostData
 
-    return ndarray._from_expr(HostData(host))
+    return ndarray._from_expr(HostData(host, owned=True))

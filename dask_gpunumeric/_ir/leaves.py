@@ -92,15 +92,18 @@ class HostData(Leaf):
     """A host NumPy array given by the user; lowering ships it to the workers in chunks.
 
     The node keeps a read-only copy: the value is captured at the call, as NumPy's results
-    are, so later writes to the user's array (or by anyone to ours) cannot change it.
+    are, so later writes to the user's array (or by anyone to ours) cannot change it. A
+    caller that made ``data`` for this node alone passes ``owned=True``: no second copy.
     """
 
     __slots__ = ("data",)
 
-    def __init__(self, data: numpy.ndarray, chunks: Chunks | None = None) -> None:
+    def __init__(
+        self, data: numpy.ndarray, chunks: Chunks | None = None, *, owned: bool = False
+    ) -> None:
         super().__init__(data.shape, data.dtype, chunks)
         if data.flags.writeable:
-            data = data.copy()
+            data = data if owned else data.copy()
             data.flags.writeable = False
         self.data = data
 

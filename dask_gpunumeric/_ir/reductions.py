@@ -102,7 +102,7 @@ def reduction_node(
     if source.size == 0:
         constant = _probe(kind, source, axis, keepdims, params)
         _check_out_dtype(kind, source, axis, keepdims, params, constant.shape, out_dtype)
-        return HostData(numpy.array(constant))
+        return HostData(numpy.array(constant), owned=True)
     with warnings.catch_warnings():
         # The 1-element stand-in warns where the real data need not (var with ddof=1 ...).
         warnings.simplefilter("ignore", RuntimeWarning)
