@@ -12,6 +12,7 @@ from .._ir.expr import Expr
 from .._ir.indexing import (
     Gather,
     Region,
+    Reshape,
     Scatter,
     Slice,
     advanced_index_coords,
@@ -66,7 +67,7 @@ def _coords(array: Any, index: tuple[Any, ...]) -> tuple[numpy.ndarray, ...]:
 
 
 def _flat_if_0d(value: Expr) -> Expr:
-    return _reshape(value, (1,)) if value.ndim == 0 else value
+    return Reshape(value, (1,)) if value.ndim == 0 else value
 
 
 def _is_element(index: tuple[Any, ...], ndim: int) -> bool:
@@ -94,16 +95,10 @@ def _element_value(value: Any, dtype: numpy.dtype) -> Expr:
     probe[0] = _shape_stand_in(value)
     if isinstance(value, (ndarray, Expr)) or hasattr(value, "__dask_graph__"):
         rhs = cast_node(as_expr(value), dtype)
-        return rhs if rhs.ndim == 0 else _reshape(rhs, ())
+        return rhs if rhs.ndim == 0 else Reshape(rhs, ())
     if isinstance(value, numpy.ndarray):
         return HostData(value.astype(dtype).reshape(()), owned=True)
     return HostData(probe.reshape(()), owned=True)
-
-
-def _reshape(value: Expr, shape: tuple[int, ...]) -> Expr:
-    from .._ir.indexing import Reshape
-
-    return Reshape(value, shape)
 
 
 def _value_expr(value: Any, dtype: numpy.dtype, max_ndim: int | None = None) -> Expr:
@@ -149,7 +144,7 @@ def _fit_value(value: Expr, shape: tuple[int, ...]) -> None:
 def _squeeze_leading(value: Expr, ndim: int) -> Expr:
     if value.ndim <= ndim:
         return value
-    return _reshape(value, value.shape[value.ndim - ndim :])
+    return Reshape(value, value.shape[value.ndim - ndim :])
 
 
 def setitem(array: Any, index: Any, value: Any) -> None:
@@ -178,7 +173,7 @@ def setitem(array: Any, index: Any, value: Any) -> None:
         _fit_value(rhs, target_shape)
         rhs = _squeeze_leading(rhs, len(target_shape))
         new_value = Scatter(_flat_if_0d(array._read()), coords, rhs)
-        new_value = _reshape(new_value, ()) if array.ndim == 0 else new_value
+        new_value = Reshape(new_value, ()) if array.ndim == 0 else new_value
     whole = Region.identity(array.shape)
     array._store.replace(array._view.write(array._store.version, whole, new_value))
 

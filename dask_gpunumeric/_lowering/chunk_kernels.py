@@ -188,3 +188,22 @@ def gather_points(
     for (local_coords, positions), block in zip(sources, blocks, strict=True):
         result[positions] = block[local_coords]
     return result
+
+
+def tensordot_blocks(
+    backend_name: str,
+    dtype: numpy.dtype,
+    left_axes: tuple[int, ...],
+    right_axes: tuple[int, ...],
+    slices: tuple[tuple[tuple[slice, ...], tuple[slice, ...]], ...],
+    *blocks: Any,
+) -> Any:
+    """The sum over the contracted pieces of their tensordot products."""
+    xp = get_backend(backend_name).xp
+    total = None
+    for k, (left_slices, right_slices) in enumerate(slices):
+        left, right = blocks[2 * k][left_slices], blocks[2 * k + 1][right_slices]
+        product = xp.tensordot(left, right, axes=(left_axes, right_axes))
+        total = product if total is None else total + product
+    result = xp.asarray(total)
+    return result if result.dtype == dtype else result.astype(dtype)

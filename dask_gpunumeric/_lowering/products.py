@@ -20,10 +20,9 @@ from functools import partial
 from typing import Any
 
 import dask.array as da
-import numpy
 
-from .._backends import get_backend
 from .._ir.products import Matmul, Tensordot
+from . import chunk_kernels
 from .layers import block_offsets, from_block_tasks
 
 # One piece of a contracted axis: (left block, left slice, right block, right slice).
@@ -51,7 +50,7 @@ def _tensordot_layer(
     right_free = [j for j in range(right.ndim) if j not in right_axes]
     pairs = list(zip(left_axes, right_axes, strict=True))
     pieces = [_common_pieces(left.chunks[i], right.chunks[j]) for i, j in pairs]
-    kernel = partial(tensordot_blocks, backend, node.dtype, left_axes, right_axes)
+    kernel = partial(chunk_kernels.tensordot_blocks, backend, node.dtype, left_axes, right_axes)
     tasks = {}
     for left_index in itertools.product(*(range(len(left.chunks[i])) for i in left_free)):
         for right_index in itertools.product(*(range(len(right.chunks[j])) for j in right_free)):
@@ -124,25 +123,6 @@ def _located(ndim: int, free: list[int], index: tuple[int, ...]) -> tuple[list[A
     for axis, position in zip(free, index, strict=True):
         block[axis] = position
     return block, [slice(None)] * ndim
-
-
-def tensordot_blocks(
-    backend_name: str,
-    dtype: numpy.dtype,
-    left_axes: tuple[int, ...],
-    right_axes: tuple[int, ...],
-    slices: tuple[tuple[tuple[slice, ...], tuple[slice, ...]], ...],
-    *blocks: Any,
-) -> Any:
-    """Runs on a worker: the sum over the contracted pieces of their tensordot products."""
-    xp = get_backend(backend_name).xp
-    total = None
-    for k, (left_slices, right_slices) in enumerate(slices):
-        left, right = blocks[2 * k][left_slices], blocks[2 * k + 1][right_slices]
-        product = xp.tensordot(left, right, axes=(left_axes, right_axes))
-        total = product if total is None else total + product
-    result = xp.asarray(total)
-    return result if result.dtype == dtype else result.astype(dtype)
 
 
 def lower_matmul(node: Matmul, inputs: list[da.Array], backend: str) -> da.Array:
