@@ -88,12 +88,8 @@ def astype(
         )
     if not copy and dtype == x.dtype:
         return x
-    return ndarray._from_expr(cast_node(x._read(), dtype) if dtype != x.dtype else _copy_of(x))
-
-
-def _copy_of(x: ndarray) -> Any:
-    # A new store must not share the old one's future writes: the value is captured now.
-    return x._read()
+    # A new store holding the value read now: later writes to x do not reach the copy.
+    return ndarray._from_expr(cast_node(x._read(), dtype))
 
 
 def real(val: Any) -> ndarray:
