@@ -53,57 +53,37 @@ from numpy import (  # dtypes, constants and type helpers are NumPy's own
     ushort,
 )
 
+from . import _api
 from ._api import array_methods as _array_methods  # noqa: F401 - attaches ndarray methods
-from ._api.creation import (
-    array,
-    asanyarray,
-    asarray,
-    copy,
-    empty,
-    empty_like,
-    eye,
-    from_dask,
-    full,
-    full_like,
-    identity,
-    ones,
-    ones_like,
-    to_dask,
-    zeros,
-    zeros_like,
-)
-from ._api.elementwise import astype, clip, imag, real, where
-from ._api.linear_algebra import dot, inner, matmul, outer, tensordot, vdot
-from ._api.manipulation import ndim, ravel, reshape, shape, size, swapaxes, transpose
-from ._api.materialization import asnumpy
-from ._api.numerical_ranges import arange, linspace
-from ._api.reductions import (
-    all,
-    amax,
-    amin,
-    any,
-    argmax,
-    argmin,
-    cumprod,
-    cumsum,
-    max,
-    mean,
-    min,
-    prod,
-    std,
-    sum,
-    var,
-)
+from ._api.creation import *  # noqa: F403
+from ._api.elementwise import *  # noqa: F403
+from ._api.linear_algebra import *  # noqa: F403
+from ._api.manipulation import *  # noqa: F403
+from ._api.materialization import *  # noqa: F403
+from ._api.numerical_ranges import *  # noqa: F403
+from ._api.reductions import *  # noqa: F403
 from ._api.ufuncs import ufunc
 from ._api.ufuncs import ufuncs as _ufuncs
 from ._array.ndarray import ndarray
 from ._runtime import config
 
+# One module per NumPy reference section; each lists its public names in ``__all__``.
+# A new section module is added to this tuple and star-imported above.
+_api_modules = (
+    _api.creation,
+    _api.elementwise,
+    _api.linear_algebra,
+    _api.manipulation,
+    _api.materialization,
+    _api.numerical_ranges,
+    _api.reductions,
+)
+
 globals().update(_ufuncs)
 
 __version__ = "0.1.0"
 
-__all__ = [  # noqa: RUF022 - grouped as imported above
+__all__ = [  # noqa: RUF022 - NumPy's own names first, then ours by module
     "bool_",
     "byte",
     "can_cast",
@@ -148,60 +128,10 @@ __all__ = [  # noqa: RUF022 - grouped as imported above
     "uintp",
     "ushort",
     "bool",
-    "arange",
-    "array",
-    "asanyarray",
-    "asarray",
-    "copy",
-    "empty",
-    "empty_like",
-    "eye",
-    "from_dask",
-    "full",
-    "full_like",
-    "identity",
-    "linspace",
-    "ones",
-    "ones_like",
-    "to_dask",
-    "zeros",
-    "zeros_like",
-    "astype",
-    "clip",
-    "imag",
-    "real",
-    "where",
-    "dot",
-    "inner",
-    "matmul",
-    "outer",
-    "tensordot",
-    "vdot",
-    "ravel",
-    "reshape",
-    "shape",
-    "ndim",
-    "size",
-    "swapaxes",
-    "transpose",
-    "asnumpy",
-    "all",
-    "amax",
-    "amin",
-    "any",
-    "argmax",
-    "argmin",
-    "cumprod",
-    "cumsum",
-    "max",
-    "mean",
-    "min",
-    "prod",
-    "std",
-    "sum",
-    "var",
     "ufunc",
     "ndarray",
     "config",
 ]
+for _module in _api_modules:
+    __all__ += _module.__all__
 __all__ += sorted(_ufuncs)

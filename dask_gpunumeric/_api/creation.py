@@ -13,6 +13,25 @@ from .._array.ndarray import ndarray
 from .._ir.leaves import DaskData, Eye, Fill, HostData
 from .._runtime.partitioning import Chunks
 
+__all__ = [
+    "array",
+    "asanyarray",
+    "asarray",
+    "copy",
+    "empty",
+    "empty_like",
+    "eye",
+    "from_dask",
+    "full",
+    "full_like",
+    "identity",
+    "ones",
+    "ones_like",
+    "to_dask",
+    "zeros",
+    "zeros_like",
+]
+
 _ShapeLike = Any
 
 

@@ -14,6 +14,8 @@ from .._ir.elementwise import cast_node, clip_node, where_node
 from .._ir.leaves import Fill
 from .creation import asarray
 
+__all__ = ["astype", "clip", "imag", "real", "where"]
+
 
 def where(condition: Any, x: Any = None, y: Any = None) -> Any:
     """dask_gpunumeric implementation of :func:`numpy.where` (three-argument form)."""

@@ -11,6 +11,8 @@ from .._array.ndarray import ndarray
 from .._ir.products import Matmul, Tensordot
 from .ufuncs import ufuncs
 
+__all__ = ["dot", "inner", "matmul", "outer", "tensordot", "vdot"]
+
 
 def _to_out(result: ndarray, out: Any) -> ndarray:
     if out is None:

@@ -10,6 +10,8 @@ from .._array import views
 from .._array.ndarray import ndarray
 from .creation import asarray
 
+__all__ = ["ndim", "ravel", "reshape", "shape", "size", "swapaxes", "transpose"]
+
 
 def reshape(a: Any, /, shape: Any = None, order: str = "C", *, copy: bool | None = None) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.reshape` (a view where NumPy gives one)."""

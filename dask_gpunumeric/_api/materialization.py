@@ -8,6 +8,8 @@ import numpy
 
 from .._array.ndarray import ndarray
 
+__all__ = ["asnumpy"]
+
 
 def asnumpy(a: Any) -> numpy.ndarray:
     """The value of ``a`` as a host ``numpy.ndarray`` (``cupy.asnumpy``)."""

@@ -14,6 +14,8 @@ from .._array.ndarray import ndarray
 from .._ir.leaves import Arange, Linspace
 from .creation import _chunks, array
 
+__all__ = ["arange", "linspace"]
+
 
 def arange(
     start: Any = None,

@@ -12,6 +12,24 @@ from .._ir.dtypes import stand_in_with_ndim
 from .._ir.indexing import Reshape
 from .._ir.reductions import Cumulative, normalize_axis, reduction_node
 
+__all__ = [
+    "all",
+    "amax",
+    "amin",
+    "any",
+    "argmax",
+    "argmin",
+    "cumprod",
+    "cumsum",
+    "max",
+    "mean",
+    "min",
+    "prod",
+    "std",
+    "sum",
+    "var",
+]
+
 _NoValue = numpy._NoValue  # type: ignore[attr-defined]
 
 
