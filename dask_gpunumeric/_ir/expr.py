@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy
 
+from .._runtime import annotations as runtime_annotations
+
 _node_numbers = itertools.count()
 # Keys of lowered graphs carry this so two processes' nodes never collide on one scheduler.
 SESSION_TOKEN = uuid.uuid4().hex[:8]
@@ -17,15 +19,17 @@ class Expr:
     """An immutable lazy array value: ``shape``, ``dtype`` and the nodes it is computed from.
 
     ``depth`` is the longest chain of nodes below this one; the runtime persists a store
-    whose version gets too deep, which keeps loops' graphs bounded.
+    whose version gets too deep, which keeps loops' graphs bounded. ``annotations`` is the
+    ``dask.annotate`` context the node was built in (frozen; ``()`` for none).
     """
 
-    __slots__ = ("shape", "dtype", "children", "depth", "number", "__weakref__")
+    __slots__ = ("shape", "dtype", "children", "depth", "number", "annotations", "__weakref__")
     shape: tuple[int, ...]
     dtype: numpy.dtype
     children: tuple[Expr, ...]
     depth: int
     number: int
+    annotations: runtime_annotations.Annotations
 
     def __init__(self, shape: tuple[int, ...], dtype: Any, children: tuple[Expr, ...] = ()) -> None:
         self.shape = tuple(int(n) for n in shape)
@@ -33,6 +37,7 @@ class Expr:
         self.children = children
         self.depth = 1 + max((child.depth for child in children), default=0)
         self.number = next(_node_numbers)
+        self.annotations = runtime_annotations.current()
 
     @property
     def ndim(self) -> int:
