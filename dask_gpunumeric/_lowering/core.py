@@ -18,7 +18,7 @@ from dask.highlevelgraph import HighLevelGraph, MaterializedLayer
 
 from .._backends import get_backend
 from .._ir.expr import Expr
-from . import elementwise, indexing, leaves, products, reductions
+from . import dask_call, elementwise, indexing, leaves, products, reductions
 
 Lowering = Callable[[Any, list[da.Array], str], da.Array]
 
@@ -28,6 +28,7 @@ lowering_table: dict[type, Any] = {  # node type -> its Lowering
     **indexing.lowerings,
     **reductions.lowerings,
     **products.lowerings,
+    **dask_call.lowerings,
 }
 
 
