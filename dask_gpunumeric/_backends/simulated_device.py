@@ -128,7 +128,7 @@ def _unwrap(value: Any, allow_host: bool = False) -> Any:
             "simulated device array (as in CuPy); transfer it explicitly first."
         )
     if isinstance(value, (list, tuple)):
-        return type(value)(_unwrap(x, allow_host) for x in value)
+        return _same_sequence(value, [_unwrap(x, allow_host) for x in value])
     if isinstance(value, dict):
         return {k: _unwrap(v, allow_host) for k, v in value.items()}
     return value
@@ -144,8 +144,14 @@ def _wrap(value: Any) -> Any:
         # CuPy reductions give 0-d device arrays, never host scalars.
         return SimulatedDeviceArray(numpy.asarray(value))
     if isinstance(value, (list, tuple)) and any(isinstance(x, numpy.ndarray) for x in value):
-        return type(value)(_wrap(x) for x in value)
+        return _same_sequence(value, [_wrap(x) for x in value])
     return value
+
+
+def _same_sequence(like: list | tuple, items: list[Any]) -> Any:
+    """``items`` as a sequence of ``like``'s type; named tuples (linalg's ``QRResult``)
+    take their fields as separate arguments."""
+    return type(like)(*items) if hasattr(like, "_fields") else type(like)(items)
 
 
 class _DeviceNamespace:
