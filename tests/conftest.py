@@ -1,5 +1,7 @@
 """Every test runs once per CPU chunk backend (``--backends``, default both): a host/device
-mixing bug only shows on the simulated device."""
+mixing bug only shows on the simulated device. Outside ``tests/cluster/`` computations run
+on dask's threaded scheduler (``gpunumeric.scheduler: threads``), so the suite starts no
+cluster and stays fast; ``tests/cluster/`` starts real ones."""
 
 from __future__ import annotations
 
@@ -27,5 +29,5 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 @pytest.fixture(autouse=True)
 def backend(request: pytest.FixtureRequest):
     name = getattr(request, "param", "numpy")
-    with dask_gpunumeric.config.set(backend=name):
+    with dask_gpunumeric.config.set(backend=name, scheduler="threads"):
         yield name

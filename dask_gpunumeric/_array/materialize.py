@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import dask
 import numpy
 
 from .._backends import get_backend
 from .._ir.expr import Expr
 from .._ir.leaves import DaskData
 from .._lowering import lower, lower_all
+from .._runtime import execution
 from .store import Store, live_stores
 
 # Stores shallower than this are cheap to recompute; persisting them is not worth a copy.
@@ -26,7 +26,7 @@ def compute_expr(expr: Expr) -> numpy.ndarray:
     stores = _live_stores_within(expr)
     if stores:
         expr = _persist_with_stores(expr, stores)
-    (result,) = dask.compute(lower(expr, backend.name))
+    (result,) = execution.compute(lower(expr, backend.name))
     return numpy.asarray(backend.to_host(result)).reshape(expr.shape)
 
 
@@ -43,9 +43,7 @@ def _persist_with_stores(expr: Expr, stores: list[Store]) -> DaskData:
     their persisted leaves. Unoptimized: every store's key must be computed exactly once
     and keep its task, or a distributed scheduler sees two run_specs for one key."""
     backend = get_backend().name
-    arrays = dask.persist(
-        *lower_all([expr, *(s.version for s in stores)], backend), optimize_graph=False
-    )
+    arrays = execution.persist(*lower_all([expr, *(s.version for s in stores)], backend))
     leaves = [DaskData(array, backend=backend) for array in arrays]
     for store, leaf in zip(stores, leaves[1:], strict=True):
         store.version = leaf

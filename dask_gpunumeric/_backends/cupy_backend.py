@@ -32,3 +32,16 @@ def make_backend() -> CupyBackend:
             "(cupy-cuda12x, dask-cuda, distributed-ucxx)"
         ) from error
     return CupyBackend(name="cupy", xp=cupy, chunk_type=cupy.ndarray)
+
+
+def device_available() -> bool:
+    """Whether CuPy is installed here and sees a CUDA device: the ``backend: auto`` probe,
+    run on each worker (``client.run``) or, without a cluster, in this process."""
+    try:
+        import cupy
+    except ImportError:
+        return False
+    try:
+        return bool(cupy.is_available())
+    except Exception:  # a broken driver or runtime is no usable device
+        return False

@@ -224,6 +224,10 @@ def _register_with_dask() -> None:
     to_numpy_dispatch.register(SimulatedDeviceArray, lambda data, **kwargs: data.get())
 
 
+# At import, not at first use: a worker process that unpickles a chunk imports this module,
+# and dask's dispatch (concatenate, tensordot, ...) must know the type there too.
+_register_with_dask()
+
+
 def make_backend() -> SimulatedDeviceBackend:
-    _register_with_dask()
     return SimulatedDeviceBackend()
