@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import logging
 import os
 import sys
 import types
@@ -172,11 +173,30 @@ def _has_dashboard(client: distributed.Client) -> bool:
 
 @atexit.register
 def close_embedded() -> None:
-    """Close the embedded client and cluster (at exit, before the interpreter tears down
-    the modules distributed needs to shut down quietly)."""
+    """Close the embedded client and cluster (at exit, while the modules distributed needs
+    to shut down are still there). Workers that race a closing scheduler log heartbeat
+    errors and nannies warn about killing them: expected at shutdown, so not printed."""
     client, cluster = _Embedded.client, _Embedded.cluster
     _Embedded.client = _Embedded.cluster = None
-    if client is not None:
+    if client is None or cluster is None:
+        return
+    with contextlib.suppress(Exception):
+        client.run(_silence_distributed_logging)
+    with _distributed_logging_silenced():
         client.close()
-    if cluster is not None:
         cluster.close()
+
+
+def _silence_distributed_logging() -> None:
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+
+
+@contextlib.contextmanager
+def _distributed_logging_silenced() -> Iterator[None]:
+    logger = logging.getLogger("distributed")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
