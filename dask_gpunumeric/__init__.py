@@ -60,6 +60,7 @@ from ._api.elementwise import *  # noqa: F403
 from ._api.linear_algebra import *  # noqa: F403
 from ._api.manipulation import *  # noqa: F403
 from ._api.materialization import *  # noqa: F403
+from ._api.miscellaneous import *  # noqa: F403
 from ._api.numerical_ranges import *  # noqa: F403
 from ._api.reductions import *  # noqa: F403
 from ._api.ufuncs import ufunc
@@ -75,6 +76,7 @@ _api_modules = (
     _api.linear_algebra,
     _api.manipulation,
     _api.materialization,
+    _api.miscellaneous,
     _api.numerical_ranges,
     _api.reductions,
 )

@@ -46,7 +46,9 @@ def _ask(where: str) -> tuple[str, str]:
         seen = execution.run_on_workers(_Probe.function) or {}
     devices = sum(bool(answer) for answer in seen.values())
     name = "cupy" if seen and devices == len(seen) else "numpy"
-    return name, f"auto: CuPy sees a device on {devices} of {len(seen)} worker(s) ({where})"
+    if where == LOCAL:
+        return name, f"auto: no cluster yet, probed here: CuPy sees {'a' if devices else 'no'} device"
+    return name, f"auto: CuPy sees a device on {devices} of {len(seen)} worker(s) of {where}"
 
 
 def forget_answers() -> None:
