@@ -17,6 +17,9 @@ from typing import Any
 import numpy
 from numpy.lib.mixins import NDArrayOperatorsMixin
 
+from .._codegen import cpu
+from .._ir.scalar_program import ScalarProgram
+
 _IMPLICIT_HOST_MESSAGE = (
     "Implicit conversion to a NumPy array is not allowed (simulated device chunk, as in "
     "CuPy). Please use `.get()` to construct a NumPy array explicitly."
@@ -193,6 +196,12 @@ class SimulatedDeviceBackend:
         if isinstance(chunk, numpy.ndarray):
             return chunk
         raise TypeError(f"not a simulated device chunk: {type(chunk).__name__}")
+
+    def evaluate_program(self, program: ScalarProgram, *operands: Any) -> SimulatedDeviceArray:
+        """The "device kernel": the CPU evaluator on the device's own arrays (unwrapped
+        explicitly, never through ``__array__``); host operands are refused as CuPy's
+        ElementwiseKernel refuses them."""
+        return SimulatedDeviceArray(cpu.evaluate(program, *_unwrap(operands)))
 
 
 def _register_with_dask() -> None:

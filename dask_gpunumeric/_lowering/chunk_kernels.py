@@ -11,6 +11,7 @@ from typing import Any
 import numpy
 
 from .._backends import get_backend
+from .._ir.scalar_program import ScalarProgram
 
 
 def as_chunk(backend_name: str, value: Any) -> Any:
@@ -47,6 +48,11 @@ def elementwise(
         result = result[output]
     result = as_chunk(backend_name, result)
     return result if result.dtype == dtype else result.astype(dtype)
+
+
+def fused_elementwise(backend_name: str, program: ScalarProgram, *operands: Any) -> Any:
+    """One fused kernel call: ``program`` over this chunk's operands."""
+    return get_backend(backend_name).evaluate_program(program, *operands)
 
 
 def _from_parts(xp: Any, dtype: numpy.dtype, real: Any, imag: Any) -> Any:

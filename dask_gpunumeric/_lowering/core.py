@@ -18,13 +18,15 @@ from dask.highlevelgraph import HighLevelGraph, MaterializedLayer
 
 from .._backends import get_backend
 from .._ir.expr import Expr
-from . import dask_call, elementwise, indexing, leaves, products, reductions
+from .._passes.pipeline import run_passes
+from . import dask_call, elementwise, fused, indexing, leaves, products, reductions
 
 Lowering = Callable[[Any, list[da.Array], str], da.Array]
 
 lowering_table: dict[type, Any] = {  # node type -> its Lowering
     **leaves.lowerings,
     **elementwise.lowerings,
+    **fused.lowerings,
     **indexing.lowerings,
     **reductions.lowerings,
     **products.lowerings,
@@ -46,6 +48,7 @@ def lower(expr: Expr, backend_name: str | None = None) -> da.Array:
 def lower_all(exprs: list[Expr], backend_name: str | None = None) -> list[da.Array]:
     """Dask arrays computing each of ``exprs``, from one traversal and one shared graph."""
     backend_name = backend_name or get_backend().name
+    exprs = run_passes(exprs)  # fusion and friends: pure Expr -> Expr, switchable by config
     stand_ins: dict[int, da.Array] = {}
     layers: dict[str, Any] = {}
     dependencies: dict[str, set[str]] = {}
