@@ -182,7 +182,7 @@ class ProgramBuilder:
             self.emit("const", (), d, (("value", a.value),))
             if isinstance(a, Weak)
             else self.cast(a, d)
-            for a, d in zip(args, loop, strict=True)
+            for a, d in zip(args, loop[: ufunc.nin], strict=True)
         )
         params = (("output", output),) if ufunc.nout > 1 else ()
         return self.emit(op, operands, loop[ufunc.nin + output], params)
