@@ -13,9 +13,13 @@ and ``b`` float64 (the ``ScalarProgram`` docstring's example) it emits::
                 out0 = v5;
     name        "gn_fused_3f9c0e1d2a4b5c6d"
     preamble    ""   (only the cuda_helpers.py functions the operation calls)
+    options     ("--fmad=false",)
 
 The program is typed SSA with explicit casts, so the generator never promotes: it spells
 each instruction with the row of ``cuda_ops.cuda_op_table`` for its operand kind.
+``--fmad=false`` keeps NVRTC from contracting ``a * b + c`` into one rounding: NumPy rounds
+the product, so a fused kernel must too (explicit ``fma()`` calls, as in complex multiply,
+are kept).
 """
 
 from __future__ import annotations
@@ -48,15 +52,20 @@ _COMPARISONS = {
 }
 
 
+NVRTC_OPTIONS = ("--fmad=false",)
+
+
 @dataclass(frozen=True)
 class ElementwiseKernelSource:
-    """The arguments of ``cupy.ElementwiseKernel``, in its order."""
+    """The arguments of ``cupy.ElementwiseKernel``, in its order (``preamble`` and
+    ``options`` are its keyword arguments)."""
 
     in_params: str
     out_params: str
     operation: str
     name: str
     preamble: str
+    options: tuple[str, ...] = NVRTC_OPTIONS
 
 
 class NotFusibleError(ValueError):

@@ -9,7 +9,8 @@ Two wrappers of the same pieces (in_params, out_params, operation, preamble):
 Each kernel sits in its own namespace with its own preamble, as CuPy compiles them one by
 one. Complex numbers are ``thrust::complex`` from the CUDA toolkit's CCCL headers on both
 sides (CuPy's ``cupy/complex.cuh`` is its own copy of thrust's, the same ``complex<T>``).
-Builds are cached by source hash in a per-session directory.
+Builds are cached by source hash in a per-session directory. nvcc gets the kernels'
+NVRTC ``options`` (``--fmad=false``); g++ gets ``-ffp-contract=off`` to match.
 """
 
 from __future__ import annotations
@@ -117,17 +118,20 @@ void run(char **_in, char **_out, long long _n) {{
 
 
 def _build(command: list[str], text: str, suffix: str, cache: pathlib.Path) -> pathlib.Path:
+    """Compile ``text`` once per session (errors are cached too): ``pytest.fail`` with the
+    compiler's message if it rejects the source."""
     digest = hashlib.sha1((" ".join(command) + text).encode()).hexdigest()[:20]
-    target = cache / f"{digest}{suffix}"
-    if target.exists():
-        return target
-    source = cache / f"{digest}{'.cu' if suffix == '.ptx' else '.cpp'}"
-    source.write_text(text)
-    result = subprocess.run(
-        [*command, str(source), "-o", str(target)], capture_output=True, text=True
-    )
-    if result.returncode != 0:
-        pytest.fail(f"{command[0]} rejected {source}:\n{result.stderr[-6000:]}")
+    target, errors = cache / f"{digest}{suffix}", cache / f"{digest}.errors"
+    if not target.exists() and not errors.exists():
+        source = cache / f"{digest}{'.cu' if suffix == '.ptx' else '.cpp'}"
+        source.write_text(text)
+        result = subprocess.run(
+            [*command, str(source), "-o", str(target)], capture_output=True, text=True
+        )
+        if result.returncode != 0:
+            errors.write_text(f"{command[0]} rejected {source}:\n{result.stderr[-6000:]}")
+    if errors.exists():
+        pytest.fail(errors.read_text())
     return target
 
 
@@ -135,7 +139,8 @@ def compile_with_nvcc(sources: Sequence[ElementwiseKernelSource], cache: pathlib
     """Compile every kernel to PTX for sm_90 in one translation unit; fail on any error."""
     nvcc = require_tool("nvcc")
     text = PRELUDE + "\n".join(_cuda_kernel(k, s) for k, s in enumerate(sources))
-    _build([nvcc, "-ptx", "-arch=sm_90", "-std=c++17"], text, ".ptx", cache)
+    options = sorted({option for source in sources for option in source.options})
+    _build([nvcc, "-ptx", "-arch=sm_90", "-std=c++17", *options], text, ".ptx", cache)
 
 
 def run_on_cpu(
