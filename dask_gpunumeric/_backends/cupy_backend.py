@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
 import numpy
+
+from .._codegen.cuda import generate_cuda
+from .._ir.scalar_program import ScalarProgram
 
 
 @dataclass(frozen=True)
@@ -21,6 +25,40 @@ class CupyBackend:
         if isinstance(chunk, numpy.ndarray):
             return chunk
         return self.xp.asnumpy(chunk)
+
+    def evaluate_program(self, program: ScalarProgram, *operands: Any) -> Any:
+        """``program`` over device arrays or scalars ``operands`` (broadcast together) in
+        one ``cupy.ElementwiseKernel`` launch: a new chunk, or a tuple of chunks when the
+        program has several outputs (as ``ElementwiseKernel`` returns them).
+
+        The kernel is built once per process for each (program, ndim) from the source
+        ``_codegen.cuda`` generates; tasks carry only the program (plain data).
+        """
+        ndim = max((numpy.ndim(operand) for operand in operands), default=0)
+        kernel = elementwise_kernel(self.xp, program, _constants_key(program), ndim)
+        return kernel(*operands)
+
+
+@functools.lru_cache(maxsize=512)
+def elementwise_kernel(
+    xp: Any, program: ScalarProgram, constants: tuple[str, ...], ndim: int
+) -> Any:
+    """The ``ElementwiseKernel`` of ``program`` (cached per process; CuPy compiles it on
+    the first launch and caches the binary per dtype and ndim itself)."""
+    source = generate_cuda(program)
+    return xp.ElementwiseKernel(
+        source.in_params,
+        source.out_params,
+        source.operation,
+        source.name,
+        preamble=source.preamble,
+        options=source.options,
+    )
+
+
+def _constants_key(program: ScalarProgram) -> tuple[str, ...]:
+    # 0.0 == -0.0 and nan != nan: equal programs may differ in their constants' bits.
+    return tuple(repr(ins.params) for ins in program.instructions if ins.op == "const")
 
 
 def make_backend() -> CupyBackend:
