@@ -95,5 +95,5 @@ def _embedded_address() -> str:
 
 
 def _chunk_policy() -> dict[str, Any]:
-    keys = ("min-chunk-elements", "target-blocks", "persist-depth")
+    keys = ("min-chunk-elements", "max-chunk-bytes", "persist-depth", "fusion")
     return {**{key: config.get(key) for key in keys}, "cluster shape": cluster_shape()}
