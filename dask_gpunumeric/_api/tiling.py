@@ -18,20 +18,11 @@ from .creation import asarray, copy
 
 __all__ = ["pad", "repeat", "roll", "tile"]
 
-# The modes dask.array.pad implements; a callable mode has no distributed equivalent.
-PAD_MODES = (
-    "constant",
-    "edge",
-    "linear_ramp",
-    "maximum",
-    "mean",
-    "median",
-    "minimum",
-    "reflect",
-    "symmetric",
-    "wrap",
-    "empty",
-)
+# Modes where each padded element is a copy of an input element along each axis: padded
+# by gathering those elements (NumPy's own pad of an ``arange`` says which), exactly.
+INDEX_MODES = ("edge", "reflect", "symmetric", "wrap")
+# Modes computed by ``dask.array.pad``.
+DASK_MODES = ("constant", "linear_ramp", "maximum", "minimum", "mean", "empty")
 
 
 def _call(function: str, array: ndarray, arguments: tuple[Any, ...], shape: Any, **keywords: Any):
@@ -80,30 +71,64 @@ def repeat(a: Any, repeats: Any, axis: int | None = None) -> ndarray:
 def pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.pad`.
 
-    Differences from NumPy: a callable ``mode`` is not supported (use ``numpy.pad`` on
-    ``a.compute()``); all of NumPy's named modes are, through ``dask.array.pad``.
+    ``edge``, ``reflect``, ``symmetric`` and ``wrap`` gather the padding from the array
+    (exact, any width); ``constant``, ``linear_ramp``, ``maximum``, ``minimum``, ``mean``
+    and ``empty`` go through ``dask.array.pad``.
+
+    Differences from NumPy: ``median``, ``reflect_type='odd'`` and a callable ``mode``
+    are not supported (use ``numpy.pad`` on ``a.compute()``); ``linear_ramp`` equals
+    NumPy's up to floating-point rounding.
     """
     source = asarray(array)
-    if callable(mode) or mode not in PAD_MODES:
-        if not callable(mode):
-            numpy.pad(numpy.zeros(1), 1, mode=mode)  # NumPy's ValueError for a bad mode
-        raise NotImplementedError(
-            "dask_gpunumeric.pad does not support a callable mode; use numpy.pad on a.compute()"
-        )
-    # One element per non-empty axis is enough for NumPy to check the widths, the keywords
-    # and empty axes, and to give the result's dtype.
+    # One element per non-empty axis is enough for NumPy to check the mode, widths,
+    # keywords and empty axes.
     stand_in = numpy.zeros(tuple(min(n, 1) for n in source.shape), dtype=source.dtype)
-    padded = numpy.pad(stand_in, pad_width, mode=mode, **kwargs)
+    if not callable(mode):
+        numpy.pad(stand_in, pad_width, mode=mode, **kwargs)
+    if (
+        callable(mode)
+        or mode not in INDEX_MODES + DASK_MODES
+        or kwargs.get("reflect_type") == "odd"
+    ):
+        raise NotImplementedError(
+            f"dask_gpunumeric.pad does not support mode={mode!r} with {kwargs}; use "
+            "numpy.pad on a.compute()"
+        )
+    widths = numpy.broadcast_to(numpy.asarray(pad_width), (source.ndim, 2)).astype(int).tolist()
+    if mode in INDEX_MODES:
+        return _pad_by_gathering(source, widths, mode)
     shape = tuple(
-        p + n - s for p, n, s in zip(padded.shape, source.shape, stand_in.shape, strict=True)
+        n + before + after for n, (before, after) in zip(source.shape, widths, strict=True)
     )
-    if 0 in shape or source.size == 0:
+    if source.size == 0 or 0 in shape:
         return asarray(
             numpy.pad(numpy.zeros(source.shape, source.dtype), pad_width, mode, **kwargs)
         )
-    widths = numpy.broadcast_to(numpy.asarray(pad_width, dtype=numpy.intp), (source.ndim, 2))
-    widths_tuple = tuple(tuple(int(w) for w in pair) for pair in widths)
-    return _call("pad", source, (widths_tuple, mode), shape, **kwargs)
+    if "constant_values" in kwargs:  # NumPy converts them to an array first (then wraps)
+        kwargs["constant_values"] = _host_values(kwargs["constant_values"], source.dtype)
+    pairs = tuple(tuple(pair) for pair in widths)
+    return _call("pad", source, (pairs, mode), shape, **kwargs)
+
+
+def _host_values(values: Any, dtype: numpy.dtype) -> Any:
+    host = numpy.asarray(values)
+    return host.astype(dtype).tolist() if host.dtype.kind in "iub" else values
+
+
+def _pad_by_gathering(array: ndarray, widths: list[list[int]], mode: str) -> ndarray:
+    from .joining import concatenate
+
+    result = array
+    for axis, (before, after) in enumerate(widths):
+        if not before and not after:
+            continue
+        length = result.shape[axis]
+        positions = numpy.pad(numpy.arange(length), (before, after), mode=mode)
+        index = (slice(None),) * axis
+        parts = [result[(*index, positions[:before])], result]
+        parts.append(result[(*index, positions[before + length :])])
+        result = concatenate(parts, axis=axis)
+    return result if result is not array else array[...]
 
 
 def roll(a: Any, shift: Any, axis: Any = None) -> ndarray:
@@ -112,9 +137,18 @@ def roll(a: Any, shift: Any, axis: Any = None) -> ndarray:
     numpy.roll(numpy.zeros((1,) * array.ndim, dtype=array.dtype), shift, axis)  # NumPy's errors
     if array.size == 0:
         return copy(array)
-    if isinstance(shift, (list, tuple)) or isinstance(axis, list):
-        shift = tuple(operator.index(s) for s in numpy.ravel(shift))
-        axis = None if axis is None else tuple(numpy.ravel(axis).tolist())
+    if axis is None:  # NumPy rolls the flat array by every shift
+        shift = int(numpy.sum(numpy.asarray(shift, dtype=numpy.intp)))
+    elif numpy.ndim(shift) or numpy.ndim(axis):
+        shifts, axes = numpy.broadcast_arrays(numpy.asarray(shift), numpy.asarray(axis))
+        shift = tuple(int(s) for s in shifts.ravel())
+        axis = tuple(int(a) for a in axes.ravel())
     else:
         shift = operator.index(shift)
+    if isinstance(axis, tuple) and len(set(axis)) != len(axis):  # dask applies one per axis
+        totals: dict[int, int] = {}
+        for s, k in zip(shift, axis, strict=True):
+            k = normalize_axis_index(k, array.ndim)
+            totals[k] = totals.get(k, 0) + s
+        shift, axis = tuple(totals.values()), tuple(totals)
     return _call("roll", array, (shift, axis), array.shape)
