@@ -123,7 +123,7 @@ def _pad_by_gathering(array: ndarray, widths: list[list[int]], mode: str) -> nda
         if not before and not after:
             continue
         length = result.shape[axis]
-        positions = numpy.pad(numpy.arange(length), (before, after), mode=mode)
+        positions = numpy.pad(numpy.arange(length), (before, after), mode=mode)  # type: ignore[call-overload]
         index = (slice(None),) * axis
         parts = [result[(*index, positions[:before])], result]
         parts.append(result[(*index, positions[before + length :])])
