@@ -33,11 +33,19 @@ def _cycled(values: Any, count: int) -> ndarray:
     return take(flat, numpy.arange(count) % flat.size) if flat.size != count else flat
 
 
+def _values(values: Any, dtype: numpy.dtype) -> ndarray:
+    """Values as NumPy's put/place/putmask read them: arrays as they are, anything else
+    converted to the target's dtype (NumPy's ``OverflowError`` for out-of-range ints)."""
+    if isinstance(values, ndarray | numpy.ndarray) or hasattr(values, "__dask_graph__"):
+        return asarray(values)
+    return asarray(numpy.asarray(values, dtype=dtype))
+
+
 def put(a: Any, ind: Any, v: Any, mode: str = "raise") -> None:
     """dask_gpunumeric implementation of :func:`numpy.put` (writes through views)."""
     target = _target(a, "put")
     flat = wrap_indices(host_indices(ind).reshape(-1), target.size, mode)
-    values = asarray(v)
+    values = _values(v, target.dtype)
     if flat.size == 0 or values.size == 0:
         return
     if mode == "raise":
@@ -60,14 +68,16 @@ def putmask(a: Any, mask: Any, values: Any) -> None:
     condition = asarray(mask)
     if condition.size != target.size:
         raise ValueError("putmask: mask and data must be the same size")
-    operand = as_operand(values)
+    operand = as_operand(
+        values if isinstance(values, PYTHON_SCALARS) else _values(values, target.dtype)
+    )
     if not isinstance(operand, PYTHON_SCALARS):  # arrays cast 'safe': NumPy's TypeError
         numpy.putmask(numpy.empty((0,), target.dtype), numpy.empty((0,), bool), stand_in(operand))
     size = math.prod(operand_shape(operand))
     if size == 0:
         return
     if size != 1:
-        flat = asarray(values).reshape(-1)
+        flat = _values(values, target.dtype).reshape(-1)
         if size != target.size:
             flat = tile(flat, -(-target.size // size))[: target.size]
         operand = flat.reshape(target.shape)._read()
@@ -88,7 +98,7 @@ def place(arr: Any, mask: Any, vals: Any) -> None:
     if condition.size != target.size:
         raise ValueError("place: mask and data must be the same size")
     positions = numpy.asarray(flatnonzero(condition))
-    values = asarray(vals)
+    values = _values(vals, target.dtype)
     if positions.size and values.size == 0:
         raise ValueError("Cannot insert from an empty array!")
     if positions.size == 0:

@@ -17,6 +17,7 @@ from .._array.ndarray import ndarray
 from .._ir.dask_call import DaskCall
 from .._ir.dtypes import operand_shape, stand_in
 from .._ir.elementwise import cast_node, where_node
+from .._ir.expr import Expr
 from . import reductions
 from .creation import asarray
 from .joining import stack
@@ -37,12 +38,11 @@ __all__ = [
 
 
 def host_indices(indices: Any) -> numpy.ndarray:
-    """Integer indices on the host (ours are computed: which blocks they touch is data)."""
+    """Indices on the host, as ``take`` reads them (ours are computed: which blocks they
+    touch is data)."""
     host = numpy.asarray(indices)
-    if host.dtype.kind not in "iub" and not (host.size == 0 and isinstance(indices, list)):
-        # NumPy's own refusal of float indices (``take``'s TypeError).
-        host = host.astype(numpy.intp, casting="same_kind")
-    return host.astype(numpy.intp) if host.dtype.kind == "b" or host.size == 0 else host
+    # NumPy's take truncates float indices; an empty list is an empty integer index.
+    return host if host.dtype.kind in "iu" else host.astype(numpy.intp)
 
 
 def wrap_indices(host: numpy.ndarray, length: int, mode: str) -> numpy.ndarray:
@@ -74,8 +74,8 @@ def take(a: Any, indices: Any, axis: int | None = None, out: Any = None, mode: s
 
 def take_along_axis(arr: Any, indices: Any, axis: int | None = -1) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.take_along_axis`."""
-    array = asarray(arr)
-    return array[along_axis_index(array, indices, axis)[1]]
+    view, index = along_axis_index(asarray(arr), indices, axis)
+    return view[index]
 
 
 def along_axis_index(array: ndarray, indices: Any, axis: int | None) -> tuple[ndarray, tuple]:
@@ -194,19 +194,24 @@ def select(condlist: Any, choicelist: Any, default: Any = 0) -> ndarray:
         raise ValueError("list of cases must be same length as list of conditions")
     if len(condlist) == 0:
         raise ValueError("select with an empty condition list is not possible")
-    choices = [asarray(c) for c in choicelist]
-    default_host = numpy.asarray(default)
-    dtype = numpy.result_type(*(c.dtype for c in choices), default_host.dtype)
+    # Python scalars stay weak (NEP 50), as NumPy keeps them.
+    choices = [_weak_or_expr(c) for c in [*choicelist, default]]
+    dtype = numpy.result_type(*(stand_in(c) for c in choices))
     conditions = [asarray(c) for c in condlist]
     for k, condition in enumerate(conditions):
         if condition.dtype != bool:
             raise TypeError(f"invalid entry {k} in condlist: should be boolean ndarray")
-    shapes = [c.shape for c in conditions + choices] + [default_host.shape]
-    numpy.broadcast_shapes(*shapes)
-    result: Any = as_expr(default_host, dtype)
-    for condition, choice in zip(reversed(conditions), reversed(choices), strict=True):
-        result = where_node(condition._read(), cast_node(choice._read(), dtype), result)
+    numpy.broadcast_shapes(*(c.shape for c in conditions), *(operand_shape(c) for c in choices))
+    result: Any = choices[-1]
+    for condition, choice in zip(reversed(conditions), reversed(choices[:-1]), strict=True):
+        result = where_node(condition._read(), choice, result)
+    if not isinstance(result, Expr):
+        result = where_node(conditions[0]._read(), result, result)
     return ndarray._from_expr(cast_node(result, dtype))
+
+
+def _weak_or_expr(value: Any) -> Any:
+    return value if type(value) in (int, float, complex) else as_expr(value)
 
 
 def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> ndarray:
