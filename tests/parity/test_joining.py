@@ -30,6 +30,7 @@ def check(case: Case, expected_input: numpy.ndarray, chunks: Any = None) -> None
     ours = case(dnp, dnp.array(expected_input, chunks=chunks))
     assert_eq(ours, expected)
 
+
 JOIN_CASES: dict[str, Case] = {
     "concatenate": lambda m, a: m.concatenate([a, a[:1], a[1:3]]),
     "concatenate-axis": lambda m, a: m.concatenate((a, a[:, ::-1]), axis=-1),

@@ -306,3 +306,30 @@ def test_tutorial_flip_with_a_mask_and_slices(mask_kind: str, chunks: Any) -> No
     expected[flip_mask] = expected[flip_mask, :, ::-1, :]
     standardized[mask] = standardized[mask, :, ::-1, :]
     assert_eq(standardized, expected)
+
+
+# -- ndarray methods ------------------------------------------------------------------------
+METHODS: dict[str, Callable[[Any], Any]] = {
+    "take": lambda a: a.take([2, 0], axis=1),
+    "repeat": lambda a: a.repeat(2, axis=0),
+    "squeeze": lambda a: a[:1].squeeze(),
+    "diagonal": lambda a: a.diagonal(1),
+    "trace": lambda a: a.trace(-1),
+    "nonzero": lambda a: a.nonzero(),
+    "compress": lambda a: a.compress([True, False, True], axis=0),
+    "choose": lambda a: (a % 2).astype(int).choose([10, a]),
+    "searchsorted": lambda a: a.ravel().searchsorted([5, 5.5, -1]),
+    "flatten": lambda a: a.T.flatten(),
+}
+
+
+@pytest.mark.parametrize("name", METHODS)
+def test_methods_match_numpy(name: str) -> None:
+    expected = numpy.arange(12.0).reshape(3, 4)
+    ours = dnp.array(expected, chunks=(2, 3))
+    theirs, mine = METHODS[name](expected), METHODS[name](ours)
+    if isinstance(theirs, tuple):
+        for x, y in zip(mine, theirs, strict=True):
+            assert_eq(x, y)
+    else:
+        assert_eq(mine, theirs)
