@@ -227,6 +227,7 @@ def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> ndar
         side=side,  # type: ignore[call-overload]
     )
     common = numpy.result_type(array.dtype, values.dtype)
-    operands = (cast_node(array._read(), common), cast_node(values._read(), common))
-    node = DaskCall("searchsorted", operands, values.shape, numpy.intp, (("side", side),))
-    return ndarray._from_expr(node)
+    flat = values.reshape(-1)  # dask's searchsorted takes arrays of values only
+    operands = (cast_node(array._read(), common), cast_node(flat._read(), common))
+    node = DaskCall("searchsorted", operands, flat.shape, numpy.intp, (("side", side),))
+    return ndarray._from_expr(node).reshape(values.shape)

@@ -74,6 +74,7 @@ SELECT_CASES: dict[str, Case] = {
     "searchsorted": lambda m, a: m.searchsorted(
         m.sort(a[0]) if m is numpy else a[0][[1, 3, 0, 2]], [0, 5, 5.5, 11]
     ),
+    "searchsorted-scalar": lambda m, a: m.searchsorted(a[0], 2.5),
     "searchsorted-right": lambda m, a: m.searchsorted(numpy.array([1, 2, 2, 4]), a, "right"),
     "searchsorted-sorter": lambda m, a: m.searchsorted(
         a[1], [6, 2.5], sorter=numpy.argsort(numpy.asarray(a[1]))
