@@ -55,14 +55,20 @@ from numpy import (  # dtypes, constants and type helpers are NumPy's own
 
 from . import _api
 from ._api import array_methods as _array_methods  # noqa: F401 - attaches ndarray methods
+from ._api.broadcasting import *  # noqa: F403
 from ._api.creation import *  # noqa: F403
+from ._api.diagonals import *  # noqa: F403
 from ._api.elementwise import *  # noqa: F403
+from ._api.insertion import *  # noqa: F403
+from ._api.joining import *  # noqa: F403
 from ._api.linear_algebra import *  # noqa: F403
 from ._api.manipulation import *  # noqa: F403
 from ._api.materialization import *  # noqa: F403
 from ._api.miscellaneous import *  # noqa: F403
 from ._api.numerical_ranges import *  # noqa: F403
 from ._api.reductions import *  # noqa: F403
+from ._api.selection import *  # noqa: F403
+from ._api.tiling import *  # noqa: F403
 from ._api.ufuncs import ufunc
 from ._api.ufuncs import ufuncs as _ufuncs
 from ._array.ndarray import ndarray
@@ -71,14 +77,20 @@ from ._runtime import config
 # One module per NumPy reference section; each lists its public names in ``__all__``.
 # A new section module is added to this tuple and star-imported above.
 _api_modules = (
+    _api.broadcasting,
     _api.creation,
+    _api.diagonals,
     _api.elementwise,
+    _api.insertion,
+    _api.joining,
     _api.linear_algebra,
     _api.manipulation,
     _api.materialization,
     _api.miscellaneous,
     _api.numerical_ranges,
     _api.reductions,
+    _api.selection,
+    _api.tiling,
 )
 
 globals().update(_ufuncs)

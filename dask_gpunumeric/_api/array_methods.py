@@ -178,9 +178,34 @@ def _array_function(self: ndarray, func: Any, types: Any, args: Any, kwargs: Any
     return ours(*args, **kwargs)
 
 
+# -- Array manipulation and indexing routines (api-manipulation) -------------------------
+def _manipulation_methods() -> dict[str, Any]:
+    from . import diagonals, insertion, manipulation, selection, tiling
+
+    return {
+        "squeeze": manipulation.squeeze,
+        "repeat": tiling.repeat,
+        "diagonal": diagonals.diagonal,
+        "trace": diagonals.trace,
+        "take": selection.take,
+        "compress": lambda self, condition, axis=None, out=None: selection.compress(
+            condition, self, axis, out
+        ),
+        "choose": lambda self, choices, out=None, mode="raise": selection.choose(
+            self, choices, out, mode
+        ),
+        "nonzero": selection.nonzero,
+        "searchsorted": selection.searchsorted,
+        "put": insertion.put,
+    }
+
+
+# -- end of api-manipulation methods ---------------------------------------------------
+
+
 def install() -> None:
     _install_operators()
-    for name, function in _METHODS.items():
+    for name, function in {**_METHODS, **_manipulation_methods()}.items():
         setattr(ndarray, name, function)
     ndarray.copy = _copy  # type: ignore[attr-defined]
     ndarray.fill = _fill  # type: ignore[attr-defined]

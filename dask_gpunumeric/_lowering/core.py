@@ -22,7 +22,16 @@ from .._ir.expr import Expr
 from .._ir.leaves import DaskData
 from .._passes.pipeline import run_passes
 from .._runtime import annotations as runtime_annotations
-from . import dask_call, elementwise, fused, indexing, leaves, products, reductions
+from . import (
+    dask_call,
+    elementwise,
+    fused,
+    indexing,
+    leaves,
+    products,
+    reductions,
+    selection,
+)
 
 Lowering = Callable[[Any, list[da.Array], str], da.Array]
 
@@ -34,6 +43,7 @@ lowering_table: dict[type, Any] = {  # node type -> its Lowering
     **reductions.lowerings,
     **products.lowerings,
     **dask_call.lowerings,
+    **selection.lowerings,
 }
 
 
