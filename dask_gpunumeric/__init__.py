@@ -62,6 +62,7 @@ from ._api.manipulation import *  # noqa: F403
 from ._api.materialization import *  # noqa: F403
 from ._api.numerical_ranges import *  # noqa: F403
 from ._api.reductions import *  # noqa: F403
+from ._api.sorting import *  # noqa: F403
 from ._api.ufuncs import ufunc
 from ._api.ufuncs import ufuncs as _ufuncs
 from ._array.ndarray import ndarray
@@ -77,6 +78,7 @@ _api_modules = (
     _api.materialization,
     _api.numerical_ranges,
     _api.reductions,
+    _api.sorting,
 )
 
 globals().update(_ufuncs)
