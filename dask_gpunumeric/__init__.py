@@ -61,6 +61,7 @@ from ._api.linear_algebra import *  # noqa: F403
 from ._api.manipulation import *  # noqa: F403
 from ._api.materialization import *  # noqa: F403
 from ._api.numerical_ranges import *  # noqa: F403
+from ._api.order_statistics import *  # noqa: F403
 from ._api.reductions import *  # noqa: F403
 from ._api.sorting import *  # noqa: F403
 from ._api.ufuncs import ufunc
@@ -77,6 +78,7 @@ _api_modules = (
     _api.manipulation,
     _api.materialization,
     _api.numerical_ranges,
+    _api.order_statistics,
     _api.reductions,
     _api.sorting,
 )
