@@ -64,6 +64,7 @@ from ._api.numerical_ranges import *  # noqa: F403
 from ._api.order_statistics import *  # noqa: F403
 from ._api.reductions import *  # noqa: F403
 from ._api.sorting import *  # noqa: F403
+from ._api.statistics import *  # noqa: F403
 from ._api.ufuncs import ufunc
 from ._api.ufuncs import ufuncs as _ufuncs
 from ._array.ndarray import ndarray
@@ -81,6 +82,7 @@ _api_modules = (
     _api.order_statistics,
     _api.reductions,
     _api.sorting,
+    _api.statistics,
 )
 
 globals().update(_ufuncs)
