@@ -39,6 +39,8 @@ _NOTE = """
 def _q_argument(q: Any) -> tuple[Any, Any]:
     """``q`` for NumPy's probe (host) and for the workers (plain data): a Python scalar
     stays one (NumPy treats it as weak), anything else becomes ``(values, dtype)``."""
+    if q is None:  # median: no quantiles
+        return None, None
     if isinstance(q, (int, float)) and not isinstance(q, bool):
         return q, q
     host = numpy.asarray(q.compute() if isinstance(q, ndarray) else q)
@@ -66,7 +68,7 @@ def _order_statistic(
     if weights is not None:
         raise NotImplementedError(f"dask_gpunumeric.{function} does not support weights=")
     stand_in = stand_in_with_ndim(array._read())
-    host_q, worker_q = (None, None) if q is None else _q_argument(q)
+    host_q, worker_q = _q_argument(q)
     q_args = () if q is None else (host_q,)
     probe = numpy.asarray(
         getattr(numpy, function)(stand_in, *q_args, axis=axis, keepdims=keepdims, **params)
@@ -97,7 +99,9 @@ def _to_out(result: ndarray, out: Any) -> ndarray:
     if out is None:
         return result
     if out.shape != result.shape:
-        raise ValueError(f"output parameter has the wrong shape {out.shape}, expected {result.shape}")
+        raise ValueError(
+            f"output parameter has the wrong shape {out.shape}, expected {result.shape}"
+        )
     out[...] = result
     return out
 
@@ -143,7 +147,9 @@ def nanquantile(
     weights: Any = None,
 ) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.nanquantile`."""
-    return _order_statistic("nanquantile", a, q, axis, out, keepdims, method=method, weights=weights)
+    return _order_statistic(
+        "nanquantile", a, q, axis, out, keepdims, method=method, weights=weights
+    )
 
 
 def percentile(

@@ -19,6 +19,7 @@ from .._ir.dtypes import stand_in_with_ndim
 from .._ir.lanes import Lanes
 from . import reductions
 from .creation import asarray
+from .elementwise import astype
 from .ufuncs import ufuncs
 
 __all__ = ["argpartition", "argsort", "count_nonzero", "lexsort", "partition", "sort"]
@@ -145,7 +146,7 @@ def lexsort(keys: Any, axis: int = -1) -> ndarray:
         raise ValueError("all keys need to be the same shape")
     dtype = numpy.result_type(*(k.dtype for k in arrays))
     shape = (len(arrays), *arrays[0].shape)
-    stacked = DaskCall("stack", ([k.astype(dtype)._read() for k in arrays],), shape, dtype)
+    stacked = DaskCall("stack", ([astype(k, dtype)._read() for k in arrays],), shape, dtype)
     lane_axis = 1 + numpy.lib.array_utils.normalize_axis_index(axis, arrays[0].ndim)
     node = Lanes("lexsort", stacked, lane_axis, shape[lane_axis], numpy.intp, drops_leading=True)
     return ndarray._from_expr(node)

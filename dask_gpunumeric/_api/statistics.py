@@ -201,7 +201,12 @@ def _aligned_weights(array: ndarray, weights: Any, axis: Any) -> ndarray:
 
 
 def average(
-    a: Any, axis: Any = None, weights: Any = None, returned: bool = False, *, keepdims: Any = _NoValue
+    a: Any,
+    axis: Any = None,
+    weights: Any = None,
+    returned: bool = False,
+    *,
+    keepdims: Any = _NoValue,
 ) -> Any:
     """dask_gpunumeric implementation of :func:`numpy.average`.
 
