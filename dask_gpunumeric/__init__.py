@@ -58,11 +58,13 @@ from ._api import array_methods as _array_methods  # noqa: F401 - attaches ndarr
 from ._api.creation import *  # noqa: F403
 from ._api.elementwise import *  # noqa: F403
 from ._api.linear_algebra import *  # noqa: F403
+from ._api.logic import *  # noqa: F403
 from ._api.manipulation import *  # noqa: F403
 from ._api.materialization import *  # noqa: F403
 from ._api.numerical_ranges import *  # noqa: F403
 from ._api.order_statistics import *  # noqa: F403
 from ._api.reductions import *  # noqa: F403
+from ._api.set_operations import *  # noqa: F403
 from ._api.sorting import *  # noqa: F403
 from ._api.statistics import *  # noqa: F403
 from ._api.ufuncs import ufunc
@@ -76,11 +78,13 @@ _api_modules = (
     _api.creation,
     _api.elementwise,
     _api.linear_algebra,
+    _api.logic,
     _api.manipulation,
     _api.materialization,
     _api.numerical_ranges,
     _api.order_statistics,
     _api.reductions,
+    _api.set_operations,
     _api.sorting,
     _api.statistics,
 )
