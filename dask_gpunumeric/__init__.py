@@ -57,6 +57,7 @@ from . import _api
 from ._api import array_methods as _array_methods  # noqa: F401 - attaches ndarray methods
 from ._api.creation import *  # noqa: F403
 from ._api.elementwise import *  # noqa: F403
+from ._api.histograms import *  # noqa: F403
 from ._api.linear_algebra import *  # noqa: F403
 from ._api.logic import *  # noqa: F403
 from ._api.manipulation import *  # noqa: F403
@@ -77,6 +78,7 @@ from ._runtime import config
 _api_modules = (
     _api.creation,
     _api.elementwise,
+    _api.histograms,
     _api.linear_algebra,
     _api.logic,
     _api.manipulation,

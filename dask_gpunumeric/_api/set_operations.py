@@ -40,7 +40,7 @@ def _block_inverse(backend_name: str, sorted_values: numpy.ndarray, block: Any) 
 
 
 def _merge(
-    parts: list[tuple[numpy.ndarray, ...]], equal_nan: bool
+    parts: list[Any], equal_nan: bool
 ) -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
     values, firsts, counts = (numpy.concatenate(p) for p in zip(*parts, strict=True))
     # Blocks are in order, so a value's first place in the concatenation is its first index.

@@ -18,7 +18,16 @@ from dask.highlevelgraph import HighLevelGraph, MaterializedLayer
 
 from .._backends import get_backend
 from .._ir.expr import Expr
-from . import dask_call, elementwise, indexing, lanes, leaves, products, reductions
+from . import (
+    dask_call,
+    elementwise,
+    histograms,
+    indexing,
+    lanes,
+    leaves,
+    products,
+    reductions,
+)
 
 Lowering = Callable[[Any, list[da.Array], str], da.Array]
 
@@ -30,6 +39,7 @@ lowering_table: dict[type, Any] = {  # node type -> its Lowering
     **products.lowerings,
     **dask_call.lowerings,
     **lanes.lowerings,
+    **histograms.lowerings,
 }
 
 
