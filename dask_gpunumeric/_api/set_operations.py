@@ -39,9 +39,7 @@ def _block_inverse(backend_name: str, sorted_values: numpy.ndarray, block: Any) 
     return xp.searchsorted(xp.asarray(sorted_values), block).astype(numpy.intp)
 
 
-def _merge(
-    parts: list[Any], equal_nan: bool
-) -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+def _merge(parts: list[Any], equal_nan: bool) -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
     values, firsts, counts = (numpy.concatenate(p) for p in zip(*parts, strict=True))
     # Blocks are in order, so a value's first place in the concatenation is its first index.
     merged, where, inverse = numpy.unique(
