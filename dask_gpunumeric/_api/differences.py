@@ -14,7 +14,6 @@ from typing import Any
 import numpy
 
 from .._array.ndarray import ndarray
-from .._ir.dtypes import stand_in_with_ndim
 from .creation import asarray, empty
 from .elementwise import astype
 from .ufuncs import ufuncs
@@ -79,7 +78,9 @@ def _concatenate(pieces: list[ndarray], axis: int) -> ndarray:
     """NumPy's ``concatenate`` (its dtype and ``ValueError``), written region by region."""
     for piece in pieces:
         if piece.ndim != pieces[0].ndim or any(
-            m != n for i, (m, n) in enumerate(zip(piece.shape, pieces[0].shape)) if i != axis
+            m != n
+            for i, (m, n) in enumerate(zip(piece.shape, pieces[0].shape, strict=True))
+            if i != axis
         ):
             raise ValueError(
                 "all the input array dimensions except for the concatenation axis must match "
