@@ -55,6 +55,7 @@ from numpy import (  # dtypes, constants and type helpers are NumPy's own
 
 from . import _api
 from ._api import array_methods as _array_methods  # noqa: F401 - attaches ndarray methods
+from ._api.convolution import *  # noqa: F403
 from ._api.creation import *  # noqa: F403
 from ._api.differences import *  # noqa: F403
 from ._api.elementwise import *  # noqa: F403
@@ -77,6 +78,7 @@ from ._runtime import config
 # One module per NumPy reference section; each lists its public names in ``__all__``.
 # A new section module is added to this tuple and star-imported above.
 _api_modules = (
+    _api.convolution,
     _api.creation,
     _api.differences,
     _api.elementwise,
