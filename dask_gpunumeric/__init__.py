@@ -56,18 +56,26 @@ from numpy import (  # dtypes, constants and type helpers are NumPy's own
 from . import _api
 from ._api import array_methods as _array_methods  # noqa: F401 - attaches ndarray methods
 from ._api.broadcasting import *  # noqa: F403
+from ._api.convolution import *  # noqa: F403
 from ._api.creation import *  # noqa: F403
 from ._api.diagonals import *  # noqa: F403
+from ._api.differences import *  # noqa: F403
 from ._api.elementwise import *  # noqa: F403
+from ._api.histograms import *  # noqa: F403
 from ._api.insertion import *  # noqa: F403
 from ._api.joining import *  # noqa: F403
 from ._api.linear_algebra import *  # noqa: F403
+from ._api.logic import *  # noqa: F403
 from ._api.manipulation import *  # noqa: F403
 from ._api.materialization import *  # noqa: F403
 from ._api.miscellaneous import *  # noqa: F403
 from ._api.numerical_ranges import *  # noqa: F403
+from ._api.order_statistics import *  # noqa: F403
 from ._api.reductions import *  # noqa: F403
 from ._api.selection import *  # noqa: F403
+from ._api.set_operations import *  # noqa: F403
+from ._api.sorting import *  # noqa: F403
+from ._api.statistics import *  # noqa: F403
 from ._api.tiling import *  # noqa: F403
 from ._api.ufuncs import ufunc
 from ._api.ufuncs import ufuncs as _ufuncs
@@ -78,18 +86,26 @@ from ._runtime import config
 # A new section module is added to this tuple and star-imported above.
 _api_modules = (
     _api.broadcasting,
+    _api.convolution,
     _api.creation,
     _api.diagonals,
+    _api.differences,
     _api.elementwise,
+    _api.histograms,
     _api.insertion,
     _api.joining,
     _api.linear_algebra,
+    _api.logic,
     _api.manipulation,
     _api.materialization,
     _api.miscellaneous,
     _api.numerical_ranges,
+    _api.order_statistics,
     _api.reductions,
     _api.selection,
+    _api.set_operations,
+    _api.sorting,
+    _api.statistics,
     _api.tiling,
 )
 

@@ -8,7 +8,7 @@ from typing import Any
 import numpy
 
 from .._array.ndarray import ndarray
-from . import creation, elementwise, linear_algebra, reductions
+from . import creation, elementwise, linear_algebra, reductions, sorting
 from .ufuncs import ufuncs
 
 _BINARY_OPERATORS = {
@@ -143,6 +143,29 @@ def _flatten(self: ndarray, order: str = "C") -> ndarray:
     return creation.copy(self.reshape(-1))
 
 
+# -- math section (api-math): sorting and partitioning methods; sort/partition are
+# in place, as in NumPy (through views too: the result is written back).
+def _sort_in_place(
+    self: ndarray, axis: Any = -1, kind: Any = None, order: Any = None, *, stable: Any = None
+) -> None:
+    self[...] = sorting.sort(self, axis, kind, order, stable=stable)
+
+
+def _partition_in_place(
+    self: ndarray, kth: Any, axis: Any = -1, kind: str = "introselect", order: Any = None
+) -> None:
+    self[...] = sorting.partition(self, kth, axis, kind, order)
+
+
+_MATH_METHODS = {
+    "argsort": sorting.argsort,
+    "argpartition": sorting.argpartition,
+    "sort": _sort_in_place,
+    "partition": _partition_in_place,
+}
+# -- end of the math section -------------------------------------------------------------
+
+
 def _array_ufunc(
     self: ndarray, ufunc: numpy.ufunc, method: str, *inputs: Any, **kwargs: Any
 ) -> Any:
@@ -206,6 +229,8 @@ def _manipulation_methods() -> dict[str, Any]:
 def install() -> None:
     _install_operators()
     for name, function in {**_METHODS, **_manipulation_methods()}.items():
+        setattr(ndarray, name, function)
+    for name, function in _MATH_METHODS.items():
         setattr(ndarray, name, function)
     ndarray.copy = _copy  # type: ignore[attr-defined]
     ndarray.fill = _fill  # type: ignore[attr-defined]

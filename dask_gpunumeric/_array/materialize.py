@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+import dask
 import numpy
 
 from .._backends import get_backend
@@ -69,3 +73,18 @@ def _live_stores_within(expr: Expr) -> list[Store]:
             found.append(candidates[node.number])
         stack.extend(node.children)
     return found
+
+
+def compute_per_block(expr: Expr, function: Callable[..., Any], *args: Any) -> list[Any]:
+    """``function(backend_name, block, offset, *args)`` on every block of the 1-d ``expr``,
+    run where the blocks are; the (small, host) results in block order. For data-dependent
+    results (``unique``) whose parts are reduced on the client."""
+    backend = get_backend().name
+    (array,) = lower_all([expr], backend)
+    offsets = numpy.cumsum((0,) + array.chunks[0][:-1]).tolist()
+    blocks = array.to_delayed().ravel().tolist()
+    tasks = [
+        dask.delayed(function)(backend, block, offset, *args)
+        for block, offset in zip(blocks, offsets, strict=True)
+    ]
+    return list(execution.compute(*tasks))

@@ -26,7 +26,9 @@ from . import (
     dask_call,
     elementwise,
     fused,
+    histograms,
     indexing,
+    lanes,
     leaves,
     products,
     reductions,
@@ -44,6 +46,8 @@ lowering_table: dict[type, Any] = {  # node type -> its Lowering
     **products.lowerings,
     **dask_call.lowerings,
     **selection.lowerings,
+    **lanes.lowerings,
+    **histograms.lowerings,
 }
 
 
