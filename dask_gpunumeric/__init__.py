@@ -56,6 +56,7 @@ from numpy import (  # dtypes, constants and type helpers are NumPy's own
 from . import _api
 from . import fft as fft  # subpackages, as numpy's: fft, linalg, random
 from . import linalg as linalg
+from . import random as random
 from ._api import array_methods as _array_methods  # noqa: F401 - attaches ndarray methods
 from ._api.creation import *  # noqa: F403
 from ._api.elementwise import *  # noqa: F403

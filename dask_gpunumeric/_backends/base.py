@@ -25,3 +25,8 @@ class ChunkBackend(Protocol):
     def to_host(self, chunk: Any) -> numpy.ndarray:
         """Copy a chunk of this backend into a host NumPy array."""
         ...
+
+    def generator(self, seed: numpy.random.SeedSequence) -> Any:
+        """A random generator seeded by ``seed`` whose draws are chunks of this backend
+        (NumPy's ``Generator`` API; a distribution it lacks is drawn on the host)."""
+        ...

@@ -20,6 +20,9 @@ class NumpyBackend:
     def to_host(self, chunk: Any) -> numpy.ndarray:
         return numpy.asarray(chunk)
 
+    def generator(self, seed: numpy.random.SeedSequence) -> numpy.random.Generator:
+        return numpy.random.Generator(numpy.random.PCG64(seed))
+
 
 def make_backend() -> NumpyBackend:
     return NumpyBackend()

@@ -222,3 +222,27 @@ def linalg_pick(backend_name: str, output: int | None, dtype: numpy.dtype, resul
     chosen = result if output is None else result[output]
     chosen = as_chunk(backend_name, chosen)
     return chosen if chosen.dtype == dtype else chosen.astype(dtype)
+
+
+def random_block(
+    backend_name: str,
+    dtype: numpy.dtype,
+    method: str,
+    arguments: tuple[Any, ...],
+    keywords: tuple[tuple[str, Any], ...],
+    entropy: int | tuple[int, ...],
+    stream: tuple[int, ...],
+    shape: tuple[int, ...],
+    offset: tuple[int, ...],
+) -> Any:
+    """The block at ``offset`` of a ``RandomDraw``: its own stream, keyed by its offset."""
+    seed = numpy.random.SeedSequence(entropy, spawn_key=stream + offset)
+    generator = get_backend(backend_name).generator(seed)
+    if not hasattr(generator, method):  # a device generator without this distribution
+        generator = numpy.random.Generator(numpy.random.PCG64(seed))
+    if method == "permutation":  # one chunk: the whole permutation
+        values = generator.permutation(*arguments)
+    else:
+        values = getattr(generator, method)(*arguments, size=shape, **dict(keywords))
+    values = to_device(backend_name, values)
+    return values if values.dtype == dtype else values.astype(dtype)
