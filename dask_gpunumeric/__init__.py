@@ -60,6 +60,7 @@ from . import random as random
 from ._api import array_methods as _array_methods  # noqa: F401 - attaches ndarray methods
 from ._api.creation import *  # noqa: F403
 from ._api.elementwise import *  # noqa: F403
+from ._api.io import *  # noqa: F403
 from ._api.linear_algebra import *  # noqa: F403
 from ._api.manipulation import *  # noqa: F403
 from ._api.materialization import *  # noqa: F403
@@ -75,6 +76,7 @@ from ._runtime import config
 _api_modules = (
     _api.creation,
     _api.elementwise,
+    _api.io,
     _api.linear_algebra,
     _api.manipulation,
     _api.materialization,
