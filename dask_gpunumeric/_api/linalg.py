@@ -131,7 +131,7 @@ def solve(a: Any, b: Any) -> ndarray:
     return gathered("linalg.solve", [matrix, rhs], [2, core], [(shape, dtype)])[0]
 
 
-def _eigen(function: str, a: Any, **keywords: Any) -> list[ndarray]:
+def _eigen(function: str, a: Any) -> list[ndarray]:
     """eig/eigvals: NumPy returns real results when every eigenvalue of a real matrix is
     real, a fact of the values: this is a materialization boundary (one boolean)."""
     expr = as_matrices(a, square=True)
@@ -232,7 +232,9 @@ def svd(
     expr = as_matrices(a)
     m, n = expr.shape[-2:]
     k, batch = min(m, n), expr.shape[:-2]
-    keywords = {"full_matrices": full_matrices, "compute_uv": compute_uv, "hermitian": hermitian}
+    keywords = {"full_matrices": full_matrices, "compute_uv": compute_uv}
+    if hermitian:  # CuPy's svd has no hermitian=: passed only when asked for
+        keywords["hermitian"] = hermitian
     dtypes = numpy_dtypes(numpy.linalg.svd, stand_in(expr, 2, (3, 2)), **keywords)
     if not compute_uv:
         return gathered("linalg.svd", [expr], [2], [(batch + (k,), dtypes[0])], keywords)[0]
@@ -255,7 +257,7 @@ def pinv(a: Any, rcond: Any = None, hermitian: bool = False, *, rtol: Any = None
     Differences from NumPy: ``rcond`` and ``rtol`` are scalars (not arrays).
     """
     expr = as_matrices(a)
-    keywords: dict[str, Any] = {"hermitian": hermitian}
+    keywords: dict[str, Any] = {"hermitian": True} if hermitian else {}
     if rcond is not None:
         keywords["rcond"] = rcond
     if rtol is not None:

@@ -76,7 +76,9 @@ def gathered(
     picks: list[int] | None = None,
 ) -> list[ndarray]:
     """One array per result of ``xp.<function>`` run on whole matrices: result ``i`` of
-    several, or ``picks[i]`` when only some are wanted."""
+    several, or ``picks[i]`` when only some are wanted. Keywords that are None are left
+    out (the backend's defaults; CuPy's routines take fewer keywords than NumPy's)."""
+    keywords = {name: value for name, value in (keywords or {}).items() if value is not None}
     for expr, core_ndim in zip(operands, core_ndims, strict=True):
         check_gather_limit(expr, core_ndim)
     batch_ndim = max(expr.ndim - core for expr, core in zip(operands, core_ndims, strict=True))

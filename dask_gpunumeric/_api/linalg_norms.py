@@ -165,7 +165,7 @@ def matrix_rank(A: Any, tol: Any = None, hermitian: bool = False, *, rtol: Any =
     if a.ndim < 2:
         return int(not bool(all_(ufuncs["equal"](a, 0))))
     expr = a._read()
-    keywords = {"tol": tol, "hermitian": hermitian, "rtol": rtol}
+    keywords = {"tol": tol, "rtol": rtol, "hermitian": True if hermitian else None}
     (dtype,) = numpy_dtypes(numpy.linalg.matrix_rank, stand_in(expr, 2), **keywords)
     return gathered("linalg.matrix_rank", [expr], [2], [(expr.shape[:-2], dtype)], keywords)[0]
 
