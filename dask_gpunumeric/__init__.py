@@ -54,6 +54,9 @@ from numpy import (  # dtypes, constants and type helpers are NumPy's own
 )
 
 from . import _api
+from . import fft as fft  # subpackages, as numpy's: fft, linalg, random
+from . import linalg as linalg
+from . import random as random
 from ._api import array_methods as _array_methods  # noqa: F401 - attaches ndarray methods
 from ._api.broadcasting import *  # noqa: F403
 from ._api.convolution import *  # noqa: F403
@@ -63,6 +66,7 @@ from ._api.differences import *  # noqa: F403
 from ._api.elementwise import *  # noqa: F403
 from ._api.histograms import *  # noqa: F403
 from ._api.insertion import *  # noqa: F403
+from ._api.io import *  # noqa: F403
 from ._api.joining import *  # noqa: F403
 from ._api.linear_algebra import *  # noqa: F403
 from ._api.logic import *  # noqa: F403
@@ -93,6 +97,7 @@ _api_modules = (
     _api.elementwise,
     _api.histograms,
     _api.insertion,
+    _api.io,
     _api.joining,
     _api.linear_algebra,
     _api.logic,

@@ -26,6 +26,11 @@ class CupyBackend:
             return chunk
         return self.xp.asnumpy(chunk)
 
+    def generator(self, seed: numpy.random.SeedSequence) -> Any:
+        # CuPy's Generator (XORWOW, cuRAND) takes one integer seed: the sequence's first word.
+        state = int(seed.generate_state(1, numpy.uint64)[0])
+        return self.xp.random.Generator(self.xp.random.XORWOW(seed=state))
+
     def evaluate_program(self, program: ScalarProgram, *operands: Any) -> Any:
         """``program`` over device arrays or scalars ``operands`` (broadcast together) in
         one ``cupy.ElementwiseKernel`` launch: a new chunk, or a tuple of chunks when the

@@ -19,6 +19,7 @@ from dask.highlevelgraph import HighLevelGraph, Layer, MaterializedLayer
 
 from .._backends import get_backend
 from .._ir.expr import Expr
+<<<<<<< HEAD
 from .._ir.leaves import DaskData
 from .._passes.pipeline import run_passes
 from .._runtime import annotations as runtime_annotations
@@ -34,6 +35,9 @@ from . import (
     reductions,
     selection,
 )
+=======
+from . import dask_call, elementwise, indexing, leaves, linalg, products, reductions
+>>>>>>> api-subpackages
 
 Lowering = Callable[[Any, list[da.Array], str], da.Array]
 
@@ -45,9 +49,13 @@ lowering_table: dict[type, Any] = {  # node type -> its Lowering
     **reductions.lowerings,
     **products.lowerings,
     **dask_call.lowerings,
+<<<<<<< HEAD
     **selection.lowerings,
     **lanes.lowerings,
     **histograms.lowerings,
+=======
+    **linalg.lowerings,
+>>>>>>> api-subpackages
 }
 
 
