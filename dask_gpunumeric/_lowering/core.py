@@ -18,7 +18,7 @@ from dask.highlevelgraph import HighLevelGraph, MaterializedLayer
 
 from .._backends import get_backend
 from .._ir.expr import Expr
-from . import dask_call, elementwise, indexing, leaves, products, reductions
+from . import chunkwise_call, dask_call, elementwise, indexing, leaves, products, reductions
 
 Lowering = Callable[[Any, list[da.Array], str], da.Array]
 
@@ -29,6 +29,7 @@ lowering_table: dict[type, Any] = {  # node type -> its Lowering
     **reductions.lowerings,
     **products.lowerings,
     **dask_call.lowerings,
+    **chunkwise_call.lowerings,
 }
 
 
