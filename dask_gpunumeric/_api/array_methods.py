@@ -172,7 +172,12 @@ _PRODUCT_UFUNCS = {"matmul": linear_algebra.matmul}
 def _array_function(self: ndarray, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
     import dask_gpunumeric
 
-    ours = getattr(dask_gpunumeric, func.__name__, None)
+    # numpy.linalg.inv(ours) finds dask_gpunumeric.linalg.inv (or its fallback).
+    namespace: Any = dask_gpunumeric
+    if func.__module__ and func.__module__.startswith("numpy."):
+        for part in func.__module__.split(".")[1:]:
+            namespace = getattr(namespace, part, dask_gpunumeric)
+    ours = getattr(namespace, func.__name__, None)
     if ours is None or ours is func:
         return NotImplemented
     return ours(*args, **kwargs)

@@ -32,6 +32,8 @@ def lower_chunkwise_call(node: ChunkwiseCall, inputs: list[da.Array], backend: s
     kernel = functools.partial(call_on_blocks, backend, node.function, arguments, keywords)
     if node.axis is None:
         arrays = [_broadcast(array, node.shape) for array in inputs]
+        # Operands chunked differently follow the first one's chunks (no-op when equal).
+        arrays = [array.rechunk(arrays[0].chunks) for array in arrays]
         return da.map_blocks(kernel, *arrays, dtype=node.dtype, meta=_meta(node, backend))
     (array,) = inputs  # per-row: one operand, its rows whole along the axis
     array = array.rechunk({node.axis: -1})
