@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .calls import FallbackFunction
-from .classification import passthrough_submodules, subpackages
+from .classification import numpy_own_table, passthrough_submodules, subpackages
 from .policy import FallbackSizeError
 
 __all__ = ["FallbackFunction", "FallbackModule", "FallbackSizeError", "fallback_getattr"]
@@ -49,8 +49,8 @@ def _stand_in_for(prefix: str, name: str, value: Any) -> Any:
     path = f"{prefix}.{name}" if prefix else name
     if isinstance(value, types.ModuleType):
         return _submodule(path, value)
-    if isinstance(value, type) or not callable(value):
-        return value  # dtypes, scalar types, classes and constants: NumPy's own
+    if isinstance(value, type) or not callable(value) or path in numpy_own_table:
+        return value  # dtypes, scalar types, classes, constants, utilities: NumPy's own
     return FallbackFunction(path, value)
 
 
