@@ -177,10 +177,17 @@ def _array_function(self: ndarray, func: Any, types: Any, args: Any, kwargs: Any
     if func.__module__ and func.__module__.startswith("numpy."):
         for part in func.__module__.split(".")[1:]:
             namespace = getattr(namespace, part, dask_gpunumeric)
-    ours = getattr(namespace, func.__name__, None)
+    ours: Any = getattr(namespace, func.__name__, None)
+    if func.__name__ in _DTYPE_ONLY and ours is func:
+        # NumPy's own dtype helpers, re-exported: they need our arrays' dtypes only.
+        return ours(*(a.dtype if isinstance(a, ndarray) else a for a in args), **kwargs)
     if ours is None or ours is func:
         return NotImplemented
     return ours(*args, **kwargs)
+
+
+# NumPy functions our namespace re-exports that look at their array arguments' dtypes only.
+_DTYPE_ONLY = frozenset({"result_type", "can_cast"})
 
 
 def install() -> None:

@@ -175,3 +175,12 @@ def test_names_that_are_not_functions() -> None:
     with pytest.raises(AttributeError, match="neither has numpy"):
         dnp.no_such_function  # noqa: B018
     assert not hasattr(dnp, "char")
+
+
+def test_numpy_dtype_helpers_take_our_arrays() -> None:
+    host = numpy.ones(3, dtype="float32")
+    ours = dnp.asarray(host)
+    assert dnp.result_type(ours, 1.0) == numpy.result_type(host, 1.0)
+    assert numpy.result_type(ours, numpy.int64) == numpy.result_type(host, numpy.int64)
+    assert numpy.can_cast(ours, "float16") == numpy.can_cast(host, "float16")
+    assert dnp.can_cast(ours, "float64") == numpy.can_cast(host, "float64")
