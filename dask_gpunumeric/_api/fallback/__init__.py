@@ -13,6 +13,7 @@ submodules (``exceptions``, ``dtypes``, ``typing``) are NumPy's; other submodule
 
 from __future__ import annotations
 
+import functools
 import importlib
 import types
 from collections.abc import Callable
@@ -22,7 +23,21 @@ from .calls import FallbackFunction
 from .classification import numpy_own_table, passthrough_submodules, subpackages
 from .policy import FallbackSizeError
 
-__all__ = ["FallbackFunction", "FallbackModule", "FallbackSizeError", "fallback_getattr"]
+__all__ = [
+    "FallbackFunction",
+    "FallbackModule",
+    "FallbackSizeError",
+    "fallback_for",
+    "fallback_getattr",
+]
+
+
+@functools.cache
+def fallback_for(path: str) -> FallbackFunction:
+    """The fallback of ``numpy.<path>`` (``"sinc"``, ``"linalg.inv"``), whether or not we
+    also implement it natively: tests and benchmarks compare the two."""
+    module, _, name = f"numpy.{path}".rpartition(".")
+    return FallbackFunction(path, getattr(importlib.import_module(module), name))
 
 
 def fallback_getattr(numpy_module: str) -> Callable[[str], Any]:

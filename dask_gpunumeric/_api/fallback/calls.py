@@ -46,10 +46,7 @@ class FallbackFunction:
         return f"<dask_gpunumeric fallback for numpy.{self.path} ({self.kind})>"
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        out = kwargs.pop("out", None)
-        if out is not None and not isinstance(out, ndarray):
-            kwargs["out"] = out  # a host out= is NumPy's business
-            out = None
+        args, kwargs, out = self._take_out(args, kwargs)
         in_place = self._in_place_target(args, kwargs)
         result = None
         if self.spec is not None:
@@ -63,6 +60,22 @@ class FallbackFunction:
             return result
         target[...] = result
         return target
+
+    def _take_out(self, args: tuple, kwargs: dict) -> tuple[tuple, dict, ndarray | None]:
+        """The arguments without an ``out=`` of ours (positional, keyword, or a ufunc's
+        one-element tuple), and that array: the result is written into it afterwards. A
+        host ``out`` stays: NumPy fills it."""
+        try:
+            bound = inspect.signature(self.function).bind(*args, **kwargs)
+        except (TypeError, ValueError):
+            return args, kwargs, None  # NumPy raises its own error when called
+        out = bound.arguments.get("out")
+        if isinstance(out, tuple) and len(out) == 1:
+            out = out[0]
+        if not isinstance(out, ndarray):
+            return args, kwargs, None
+        bound.arguments["out"] = None
+        return bound.args, dict(bound.kwargs), out
 
     def _in_place_target(self, args: tuple, kwargs: dict) -> ndarray | None:
         """``nan_to_num(x, copy=False)`` writes into ``x``: compute a copy, write it back."""

@@ -11,6 +11,7 @@ import numpy
 
 from ..._array.ndarray import ndarray
 from ..._ir.chunkwise_call import ChunkwiseCall
+from ..._runtime import config
 from .classification import ChunkwiseSpec
 
 
@@ -32,7 +33,7 @@ def try_chunkwise(
     if any(_holds_array(v) for v in others):
         return None
     axis = _axis(spec, named, operands[0].ndim)
-    if spec.axis is not None and axis is None:
+    if spec.axis is not None and (axis is None or not _row_fits(operands[0], axis)):
         return None
     shape, dtype = _result_layout(function, bound, spec, axis)
     if shape is None:
@@ -42,6 +43,13 @@ def try_chunkwise(
         (k, v._read() if isinstance(v, ndarray) else v) for k, v in bound.kwargs.items()
     )
     return ndarray._from_expr(ChunkwiseCall(path, arguments, keywords, shape, dtype, axis))
+
+
+def _row_fits(operand: ndarray, axis: int) -> bool:
+    """A per-row block holds whole rows: one row must fit what a fallback may gather
+    (a 1-D operand is one row, so the size guard of the gathering path decides)."""
+    row_bytes = operand.shape[axis] * operand.dtype.itemsize
+    return operand.ndim > 1 and row_bytes <= int(config.get("fallback-max-bytes"))
 
 
 def _holds_array(value: Any) -> bool:
@@ -80,10 +88,12 @@ def _result_layout(
         return None, None
     stand_ins = bound.arguments.copy()
     for name, operand in operands.items():
-        row = [1] * operand.ndim
-        if axis is not None:
+        stand_in = numpy.ones((1,) * operand.ndim, dtype=operand.dtype)
+        if axis is not None:  # one whole row, without the memory (a read-only broadcast)
+            row = [1] * operand.ndim
             row[axis] = operand.shape[axis]
-        stand_ins[name] = numpy.ones(row, dtype=operand.dtype)
+            stand_in = numpy.broadcast_to(stand_in, row)
+        stand_ins[name] = stand_in
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         probe = inspect.BoundArguments(bound.signature, stand_ins)

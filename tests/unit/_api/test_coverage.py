@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import types
+
 import numpy
 
 import dask_gpunumeric as dnp
 from dask_gpunumeric._api import coverage
+from dask_gpunumeric._api.fallback import FallbackModule, fallback_getattr
 
 
 def test_committed_table_is_current() -> None:
@@ -16,10 +19,15 @@ def test_committed_table_is_current() -> None:
 
 
 def test_statuses_follow_the_namespace() -> None:
-    assert coverage.status(dnp, "sin") == "native"
-    assert coverage.status(dnp, "sinc") == "chunk-wise fallback"
-    assert coverage.status(dnp, "median") in {"native", "gathering fallback"}
-    assert coverage.status(dnp, "no_such_function") == "missing"
+    namespace = types.ModuleType("a_namespace")
+    namespace.sin = dnp.sin  # type: ignore[attr-defined]
+    namespace.__getattr__ = fallback_getattr("numpy")  # type: ignore[method-assign]
+    assert coverage.status(namespace, "sin") == "native"
+    assert coverage.status(namespace, "sinc") == "chunk-wise fallback"
+    assert coverage.status(namespace, "median") == "gathering fallback"
+    assert coverage.status(namespace, "ma") == "missing"
+    assert coverage.status(namespace, "no_such_function") == "missing"
+    assert coverage.status(FallbackModule("fft"), "fftshift") == "gathering fallback"
 
 
 def test_counted_names_leave_out_types_utilities_and_deprecated_names() -> None:
