@@ -57,7 +57,6 @@ from . import _api
 from ._api import array_methods as _array_methods  # noqa: F401 - attaches ndarray methods
 from ._api.creation import *  # noqa: F403
 from ._api.elementwise import *  # noqa: F403
-from ._api.fallback import fallback_getattr as _fallback_getattr
 from ._api.linear_algebra import *  # noqa: F403
 from ._api.manipulation import *  # noqa: F403
 from ._api.materialization import *  # noqa: F403
@@ -82,7 +81,9 @@ _api_modules = (
 
 globals().update(_ufuncs)
 
-# Every other NumPy name: NumPy's types and constants, functions through the fallback.
+# Every name not defined above: NumPy's types and constants, functions through the fallback.
+from ._api.fallback import fallback_getattr as _fallback_getattr  # noqa: E402
+
 __getattr__ = _fallback_getattr("numpy")
 
 __version__ = "0.1.0"
