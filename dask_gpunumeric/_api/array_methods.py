@@ -169,6 +169,10 @@ def _array_ufunc(
 _PRODUCT_UFUNCS = {"matmul": linear_algebra.matmul}
 
 
+# NumPy functions our namespace re-exports that look at their array arguments' dtypes only.
+_DTYPE_ONLY = frozenset({"result_type", "can_cast"})
+
+
 def _array_function(self: ndarray, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
     import dask_gpunumeric
 
@@ -184,10 +188,6 @@ def _array_function(self: ndarray, func: Any, types: Any, args: Any, kwargs: Any
     if ours is None or ours is func:
         return NotImplemented
     return ours(*args, **kwargs)
-
-
-# NumPy functions our namespace re-exports that look at their array arguments' dtypes only.
-_DTYPE_ONLY = frozenset({"result_type", "can_cast"})
 
 
 def install() -> None:

@@ -23,13 +23,13 @@ from . import chunkwise_call, dask_call, elementwise, indexing, leaves, products
 Lowering = Callable[[Any, list[da.Array], str], da.Array]
 
 lowering_table: dict[type, Any] = {  # node type -> its Lowering
+    **chunkwise_call.lowerings,
     **leaves.lowerings,
     **elementwise.lowerings,
     **indexing.lowerings,
     **reductions.lowerings,
     **products.lowerings,
     **dask_call.lowerings,
-    **chunkwise_call.lowerings,
 }
 
 
