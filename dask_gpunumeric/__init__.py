@@ -116,6 +116,11 @@ _api_modules = (
 
 globals().update(_ufuncs)
 
+# Every name not defined above: NumPy's types and constants, functions through the fallback.
+from ._api.fallback import fallback_getattr as _fallback_getattr  # noqa: E402
+
+__getattr__ = _fallback_getattr("numpy")
+
 __version__ = "0.1.0"
 
 __all__ = [  # noqa: RUF022 - NumPy's own names first, then ours by module

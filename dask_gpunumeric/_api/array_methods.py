@@ -192,10 +192,22 @@ def _array_ufunc(
 _PRODUCT_UFUNCS = {"matmul": linear_algebra.matmul}
 
 
+# NumPy functions our namespace re-exports that look at their array arguments' dtypes only.
+_DTYPE_ONLY = frozenset({"result_type", "can_cast"})
+
+
 def _array_function(self: ndarray, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
     import dask_gpunumeric
 
-    ours = getattr(dask_gpunumeric, func.__name__, None)
+    # numpy.linalg.inv(ours) finds dask_gpunumeric.linalg.inv (or its fallback).
+    namespace: Any = dask_gpunumeric
+    if func.__module__ and func.__module__.startswith("numpy."):
+        for part in func.__module__.split(".")[1:]:
+            namespace = getattr(namespace, part, dask_gpunumeric)
+    ours: Any = getattr(namespace, func.__name__, None)
+    if func.__name__ in _DTYPE_ONLY and ours is func:
+        # NumPy's own dtype helpers, re-exported: they need our arrays' dtypes only.
+        return ours(*(a.dtype if isinstance(a, ndarray) else a for a in args), **kwargs)
     if ours is None or ours is func:
         return NotImplemented
     return ours(*args, **kwargs)

@@ -19,11 +19,11 @@ from dask.highlevelgraph import HighLevelGraph, Layer, MaterializedLayer
 
 from .._backends import get_backend
 from .._ir.expr import Expr
-<<<<<<< HEAD
 from .._ir.leaves import DaskData
 from .._passes.pipeline import run_passes
 from .._runtime import annotations as runtime_annotations
 from . import (
+    chunkwise_call,
     dask_call,
     elementwise,
     fused,
@@ -31,17 +31,16 @@ from . import (
     indexing,
     lanes,
     leaves,
+    linalg,
     products,
     reductions,
     selection,
 )
-=======
-from . import dask_call, elementwise, indexing, leaves, linalg, products, reductions
->>>>>>> api-subpackages
 
 Lowering = Callable[[Any, list[da.Array], str], da.Array]
 
 lowering_table: dict[type, Any] = {  # node type -> its Lowering
+    **chunkwise_call.lowerings,
     **leaves.lowerings,
     **elementwise.lowerings,
     **fused.lowerings,
@@ -49,13 +48,10 @@ lowering_table: dict[type, Any] = {  # node type -> its Lowering
     **reductions.lowerings,
     **products.lowerings,
     **dask_call.lowerings,
-<<<<<<< HEAD
     **selection.lowerings,
     **lanes.lowerings,
     **histograms.lowerings,
-=======
     **linalg.lowerings,
->>>>>>> api-subpackages
 }
 
 
