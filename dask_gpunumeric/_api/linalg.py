@@ -17,8 +17,7 @@ from numpy.linalg import LinAlgError
 from .._array.ndarray import ndarray
 from .._ir.dask_call import DaskCall
 from .._ir.expr import Expr
-from .._runtime import config
-from .._runtime.partitioning import split_evenly
+from .._runtime.partitioning import block_count, current_cluster, split_evenly
 from .creation import asarray
 from .elementwise import imag, real
 from .linalg_gather import as_matrices, batch_shape, gathered, numpy_dtypes, stand_in
@@ -186,8 +185,7 @@ def _tall_skinny_chunks(expr: Expr) -> tuple[tuple[int, ...], ...] | None:
     if expr.ndim != 2:
         return None
     m, n = expr.shape
-    enough = max(1, expr.size // config.get("min-chunk-elements"))
-    blocks = min(config.get("target-blocks"), enough, m // max(n, 1))
+    blocks = min(block_count(expr.size, current_cluster()), m // max(n, 1))
     return (split_evenly(m, blocks), (n,)) if blocks >= 2 else None
 
 

@@ -7,8 +7,7 @@ import math
 
 from .._ir.dask_call import DaskCall
 from .._ir.expr import Expr
-from .._runtime import config
-from .._runtime.partitioning import split_evenly
+from .._runtime.partitioning import block_count, current_cluster, split_evenly
 
 
 def whole_axes_chunks(shape: tuple[int, ...], axes: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
@@ -16,9 +15,7 @@ def whole_axes_chunks(shape: tuple[int, ...], axes: tuple[int, ...]) -> tuple[tu
     blocks as the default partitioning gives an array of this size (shape-only, so equal
     shapes agree)."""
     whole = {axis % len(shape) for axis in axes}
-    blocks = max(
-        1, min(config.get("target-blocks"), math.prod(shape) // config.get("min-chunk-elements"))
-    )
+    blocks = block_count(math.prod(shape), current_cluster())
     split = next((axis for axis, n in enumerate(shape) if axis not in whole and n > 1), None)
     return tuple(split_evenly(n, blocks) if axis == split else (n,) for axis, n in enumerate(shape))
 
