@@ -16,4 +16,6 @@ from .._api.linalg_products import __all__ as _products
 
 __all__ = [*_decompositions, *_norms, *_products]
 
-# fallback __getattr__ installed here
+from .._api.fallback import fallback_getattr as _fallback_getattr
+
+__getattr__ = _fallback_getattr("numpy.linalg")

@@ -12,4 +12,6 @@ from .._api.random_legacy import __all__ as _legacy_names
 
 __all__ = ["SeedSequence", *_generator_names, *_legacy_names]
 
-# fallback __getattr__ installed here
+from .._api.fallback import fallback_getattr as _fallback_getattr
+
+__getattr__ = _fallback_getattr("numpy.random")
