@@ -56,7 +56,9 @@ def wrap_indices(host: numpy.ndarray, length: int, mode: str) -> numpy.ndarray:
     return host
 
 
-def take(a: Any, indices: Any, axis: int | None = None, out: Any = None, mode: str = "raise"):
+def take(
+    a: Any, indices: Any, axis: int | None = None, out: Any = None, mode: str = "raise"
+) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.take` (always a new array)."""
     array = asarray(a)
     if axis is None:

@@ -18,7 +18,7 @@ from dask.highlevelgraph import HighLevelGraph, MaterializedLayer
 
 from .._backends import get_backend
 from .._ir.expr import Expr
-from . import dask_call, elementwise, indexing, leaves, products, reductions, selection
+from . import dask_call, elementwise, indexing, joining, leaves, products, reductions, selection
 
 Lowering = Callable[[Any, list[da.Array], str], da.Array]
 
@@ -30,6 +30,7 @@ lowering_table: dict[type, Any] = {  # node type -> its Lowering
     **products.lowerings,
     **dask_call.lowerings,
     **selection.lowerings,
+    **joining.lowerings,
 }
 
 
