@@ -185,8 +185,10 @@ def _in_range(index: ndarray, count: int, mode: str) -> ndarray:
         return ufuncs["minimum"](ufuncs["maximum"](index, 0), count - 1)
     if mode != "raise":
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got '{mode}')")
-    if index.size and (int(reductions.min(index)) < 0 or int(reductions.max(index)) >= count):
-        raise ValueError("invalid entry in choice array")
+    if index.size:
+        low, high = numpy.asarray(stack([reductions.min(index), reductions.max(index)]))
+        if low < 0 or high >= count:
+            raise ValueError("invalid entry in choice array")
     return index
 
 
