@@ -57,6 +57,9 @@ def put(a: Any, ind: Any, v: Any, mode: str = "raise") -> None:
 def put_along_axis(arr: Any, indices: Any, values: Any, axis: int | None) -> None:
     """dask_gpunumeric implementation of :func:`numpy.put_along_axis`."""
     target = _target(arr, "put_along_axis")
+    if axis is None and target.reshape(-1)._store is not target._store:
+        # NumPy writes through the flat form, which is a read-only copy when not a view.
+        raise ValueError("assignment destination is read-only")
     view, index = along_axis_index(target, indices, axis)
     view[index] = values
 

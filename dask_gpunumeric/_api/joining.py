@@ -1,6 +1,6 @@
 """Joining and splitting arrays (NumPy reference: "Array manipulation": joining arrays,
-splitting arrays). Joins are one ``dask.array.concatenate``: the inputs' blocks are
-reused as they are, so equally chunked inputs join without a rechunk. Split pieces are
+splitting arrays). Joins are one ``Concatenate`` node: the inputs' blocks are reused
+along the joined axis, and take the first input's chunks along the others (no slivers). Split pieces are
 live views (slices) of their argument."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import numpy
 from numpy.lib.array_utils import normalize_axis_index
 
 from .._array.ndarray import ndarray
-from .._ir.dask_call import DaskCall
 from .._ir.elementwise import cast_node
+from .._ir.joining import Concatenate
 from .creation import asarray
 from .manipulation import atleast_1d, atleast_2d, atleast_3d
 
@@ -65,8 +65,8 @@ def concatenate(
 ) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.concatenate`.
 
-    One ``dask.array.concatenate`` of the inputs' blocks: no rechunk along the joined
-    axis; inputs chunked differently along the other axes are aligned by dask.
+    The inputs' blocks are reused along the joined axis; an input chunked differently
+    along another axis is rechunked to the first input's chunks there (no slivers).
     """
     inputs = [asarray(a) for a in arrays]
     if axis is None:
@@ -81,9 +81,7 @@ def concatenate(
     shape = list(inputs[0].shape)
     shape[axis] = sum(a.shape[axis] for a in inputs)
     operands = [cast_node(a._read(), empty.dtype) for a in inputs]
-    result = ndarray._from_expr(
-        DaskCall("concatenate", (operands,), tuple(shape), empty.dtype, (("axis", axis),))
-    )
+    result = ndarray._from_expr(Concatenate(tuple(operands), axis, tuple(shape), empty.dtype))
     if out is None:
         return result
     if out.shape != result.shape:

@@ -56,7 +56,9 @@ def wrap_indices(host: numpy.ndarray, length: int, mode: str) -> numpy.ndarray:
     return host
 
 
-def take(a: Any, indices: Any, axis: int | None = None, out: Any = None, mode: str = "raise"):
+def take(
+    a: Any, indices: Any, axis: int | None = None, out: Any = None, mode: str = "raise"
+) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.take` (always a new array)."""
     array = asarray(a)
     if axis is None:
@@ -183,8 +185,10 @@ def _in_range(index: ndarray, count: int, mode: str) -> ndarray:
         return ufuncs["minimum"](ufuncs["maximum"](index, 0), count - 1)
     if mode != "raise":
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got '{mode}')")
-    if index.size and (int(reductions.min(index)) < 0 or int(reductions.max(index)) >= count):
-        raise ValueError("invalid entry in choice array")
+    if index.size:
+        low, high = numpy.asarray(stack([reductions.min(index), reductions.max(index)]))
+        if low < 0 or high >= count:
+            raise ValueError("invalid entry in choice array")
     return index
 
 

@@ -25,7 +25,9 @@ INDEX_MODES = ("edge", "reflect", "symmetric", "wrap")
 DASK_MODES = ("constant", "linear_ramp", "maximum", "minimum", "mean", "empty")
 
 
-def _call(function: str, array: ndarray, arguments: tuple[Any, ...], shape: Any, **keywords: Any):
+def _call(
+    function: str, array: ndarray, arguments: tuple[Any, ...], shape: Any, **keywords: Any
+) -> ndarray:
     node = DaskCall(
         function, (array._read(), *arguments), tuple(shape), array.dtype, tuple(keywords.items())
     )

@@ -29,6 +29,7 @@ from . import (
     fused,
     histograms,
     indexing,
+    joining,
     lanes,
     leaves,
     linalg,
@@ -52,6 +53,7 @@ lowering_table: dict[type, Any] = {  # node type -> its Lowering
     **lanes.lowerings,
     **histograms.lowerings,
     **linalg.lowerings,
+    **joining.lowerings,
 }
 
 

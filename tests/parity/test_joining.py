@@ -120,6 +120,18 @@ def test_concatenate_reuses_the_inputs_blocks() -> None:
     assert stacked.chunks == ((4, 4, 2), (1, 1), (3, 3))
 
 
+def test_concatenate_takes_the_first_inputs_chunks_across() -> None:
+    expected = [numpy.arange(60.0).reshape(10, 6), -numpy.arange(30.0).reshape(5, 6)]
+    first = dnp.from_dask(da.from_array(expected[0], chunks=(4, 3)))
+    second = dnp.from_dask(da.from_array(expected[1], chunks=(5, (2, 4))))
+    joined = dnp.concatenate([first, second])
+    # dask's own route cuts both at (2, 1, 3): a sliver column of blocks.
+    assert joined.to_dask().chunks == ((4, 4, 2, 5), (3, 3))
+    assert_eq(joined, numpy.concatenate(expected))
+    across = dnp.concatenate([second, first], axis=0).to_dask()
+    assert across.chunks == ((5, 4, 4, 2), (2, 4))
+
+
 def test_join_reads_inputs_at_the_call() -> None:
     source = dnp.arange(4.0)
     joined = dnp.concatenate([source, source[::-1]])

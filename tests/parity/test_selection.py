@@ -160,6 +160,10 @@ def _put_along_axis(m: Any, a: Any) -> None:
     m.put_along_axis(a, numpy.array([[1], [3], [0]]), numpy.array([[7], [8], [9]]), axis=1)
 
 
+def _put_along_flat(m: Any, a: Any) -> None:
+    m.put_along_axis(a, numpy.array([1, -2, 4]), numpy.array([7, 8, 9]), axis=None)
+
+
 def _putmask(m: Any, a: Any) -> None:
     m.putmask(a, a > 4, [1, 2, 3, 4, 5])
 
@@ -197,6 +201,7 @@ MUTATIONS = [
     _put_method,
     _put_clip,
     _put_along_axis,
+    _put_along_flat,
     _putmask,
     _putmask_scalar,
     _putmask_same_size,
@@ -216,23 +221,24 @@ VIEWS: dict[str, Callable[[Any], Any]] = {
 @pytest.mark.parametrize("mutate", MUTATIONS, ids=[f.__name__[1:] for f in MUTATIONS])
 @pytest.mark.parametrize("view", VIEWS)
 def test_mutations_write_through_views(mutate: Callable[[Any, Any], None], view: str) -> None:
+    def target(base: Any) -> Any:
+        whole = VIEWS[view](base)
+        return whole[:3, :4] if whole.shape[0] >= 3 and whole.shape[1] >= 4 else whole
+
     expected = host((6, 5))
     ours = dnp.array(expected, chunks=(4, 3))
-    expected_view, ours_view = VIEWS[view](expected), VIEWS[view](ours)
-    shape = expected_view.shape
-    target_expected = expected_view[:3, :4] if shape[0] >= 3 and shape[1] >= 4 else expected_view
-    target_ours = ours_view[:3, :4] if shape[0] >= 3 and shape[1] >= 4 else ours_view
     try:
-        mutate(numpy, target_expected)
-    except Exception:  # noqa: BLE001 - the case does not fit this view's shape in NumPy
+        mutate(numpy, target(expected.copy()))
+    except Exception:  # noqa: BLE001 - NumPy refuses this case on this view: ours must too
         assert_raises_like(
-            lambda: mutate(numpy, target_expected.copy()), lambda: mutate(dnp, target_ours)
+            lambda: mutate(numpy, target(expected.copy())), lambda: mutate(dnp, target(ours))
         )
         assert_eq(ours, expected)
         return
-    mutate(dnp, target_ours)
+    mutate(numpy, target(expected))
+    mutate(dnp, target(ours))
     assert_eq(ours, expected)
-    assert_eq(ours_view, expected_view)
+    assert_eq(VIEWS[view](ours), VIEWS[view](expected))
 
 
 def _dtype_case(mutate: Callable[[Any, Any], None], dtype: str) -> None:
@@ -277,6 +283,14 @@ def test_failed_mutations_leave_the_target_untouched(name: str) -> None:
     view = ours[::-1]
     case = MUTATION_ERRORS[name]
     assert_raises_like(lambda: case(numpy, expected.copy()[::-1]), lambda: case(dnp, view))
+    assert_eq(ours, expected)
+
+
+def test_put_along_flat_axis_writes_through_a_contiguous_view() -> None:
+    expected = host((4, 3))
+    ours = dnp.array(expected, chunks=(3, 2))
+    for base in (expected, ours):
+        _put_along_flat(dnp if base is ours else numpy, base[1:])
     assert_eq(ours, expected)
 
 
