@@ -129,6 +129,6 @@ def isin(
         ("concatenate", True),
         ("assume_unique", assume_unique),
         ("invert", invert),
-        ("kind", kind),
+        *((("kind", kind),) if kind is not None else ()),  # CuPy's isin takes no kind
     )
     return ndarray._from_expr(DaskCall("blockwise", arguments, array.shape, bool, keywords))
