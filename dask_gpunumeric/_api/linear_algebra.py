@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import dask.array as da
 import numpy
 
 from .._array.coercion import as_expr
@@ -168,10 +167,8 @@ def einsum(
     ones = [numpy.ones((1,) * a.ndim, a.dtype) for a in arrays]
     einsum_probe: Any = numpy.einsum
     result_dtype = einsum_probe(subscripts, *ones, dtype=dtype, casting=casting).dtype
-    # The shape as dask computes it (lazily, on empty arrays of the real shapes); sums in
-    # a wider dtype than NumPy's are cast back (integer sums wrap around alike).
-    shaped = [da.empty(a.shape, dtype=a.dtype, chunks=-1) for a in arrays]
-    result_shape = da.einsum(subscripts, *shaped, dtype=dtype, casting=casting).shape
+    # dask may sum in a wider dtype than NumPy's: cast back (integer sums wrap alike).
+    result_shape = _einsum_shape(subscripts.replace(" ", ""), [a.shape for a in arrays])
     keywords = (("dtype", dtype), ("casting", casting))
     node = DaskCall(
         "einsum",
@@ -181,6 +178,26 @@ def einsum(
         keywords,
     )
     return _to_out(ndarray._from_expr(node), out)
+
+
+def _einsum_shape(subscripts: str, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """The output shape of valid (``einsum_path`` checked them) ``subscripts``."""
+    inputs, _, output = subscripts.partition("->")
+    sizes: dict[str, int] = {}
+    ellipsis: tuple[int, ...] = ()
+    for term, shape in zip(inputs.split(","), shapes, strict=True):
+        head, dots, tail = term.partition("...")
+        spread = len(shape) - len(head) - len(tail) if dots else 0
+        ellipsis = numpy.broadcast_shapes(ellipsis, shape[len(head) : len(head) + spread])
+        kept = shape[: len(head)] + shape[len(head) + spread :]
+        for label, size in zip(head + tail, kept, strict=True):
+            sizes[label] = max(sizes.get(label, 1), size)
+    if "->" not in subscripts:  # implicit: broadcast dims, then labels seen once, sorted
+        once = sorted(c for c in set(inputs) if c.isalpha() and inputs.count(c) == 1)
+        output = "..." + "".join(once)
+    head, dots, tail = output.partition("...")
+    broadcast = ellipsis if dots else ()
+    return (*(sizes[c] for c in head), *broadcast, *(sizes[c] for c in tail))
 
 
 def kron(a: Any, b: Any) -> ndarray:

@@ -23,15 +23,20 @@ __all__ = ["isin", "unique"]
 
 
 def _block_unique(
-    backend_name: str, block: Any, offset: int, equal_nan: bool
+    backend_name: str, block: Any, offset: int, equal_nan: bool, with_index: bool
 ) -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
-    """One block's unique values, first (global) indices and counts, on the host."""
+    """One block's unique values, counts and (if asked: a stable sort, slower) first
+    global indices, on the host."""
     backend = get_backend(backend_name)
-    values, first, counts = backend.xp.unique(
-        block, return_index=True, return_counts=True, equal_nan=equal_nan
-    )
     to_host = backend.to_host
-    return to_host(values), to_host(first) + offset, to_host(counts)
+    if with_index:
+        values, first, counts = backend.xp.unique(
+            block, return_index=True, return_counts=True, equal_nan=equal_nan
+        )
+        return to_host(values), to_host(first) + offset, to_host(counts)
+    values, counts = backend.xp.unique(block, return_counts=True, equal_nan=equal_nan)
+    host_counts = to_host(counts)
+    return to_host(values), numpy.zeros(host_counts.shape, numpy.intp), host_counts
 
 
 def _block_inverse(backend_name: str, sorted_values: numpy.ndarray, block: Any) -> Any:
@@ -76,7 +81,7 @@ def unique(
     if flat.size == 0:
         parts = [numpy.unique(numpy.empty(0, array.dtype), True, False, True)]
     else:
-        parts = compute_per_block(flat._read(), _block_unique, equal_nan)
+        parts = compute_per_block(flat._read(), _block_unique, equal_nan, return_index)
     values, first, counts = _merge(parts, equal_nan)
     results = [asarray(values)]
     if return_index:
@@ -124,6 +129,6 @@ def isin(
         ("concatenate", True),
         ("assume_unique", assume_unique),
         ("invert", invert),
-        ("kind", kind),
+        *((("kind", kind),) if kind is not None else ()),  # CuPy's isin takes no kind
     )
     return ndarray._from_expr(DaskCall("blockwise", arguments, array.shape, bool, keywords))

@@ -26,16 +26,32 @@ def lane_kernel(
     block: Any,
 ) -> Any:
     """``xp.<kind>`` on one block; runs on the worker."""
-    xp = get_backend(backend_name).xp
-    kwargs = dict(params)
+    backend = get_backend(backend_name)
+    xp, kwargs = backend.xp, dict(params)
     if kind == "lexsort":
-        result = xp.lexsort(block, axis=axis - 1)
+        result = _lexsort(xp, block, axis - 1)
+    elif not hasattr(xp, kind):
+        # CuPy has no nanquantile/nanpercentile: NumPy runs the lane on this worker's host.
+        host = lane_kernel("numpy", kind, axis, params, dtype, backend.to_host(block))
+        return backend.from_host(host)
     elif kind in QUANTILE_KINDS:
         result = _quantiles(xp, kind, block, axis, kwargs)
     else:
+        if backend_name == "cupy":
+            kwargs.pop("kind", None)  # CuPy sorts stably, and accepts no other kind
         result = getattr(xp, kind)(block, axis=axis, **kwargs)
     result = xp.asarray(result)
     return result if result.dtype == dtype else result.astype(dtype)
+
+
+def _lexsort(xp: Any, keys: Any, axis: int) -> Any:
+    """NumPy's ``lexsort`` (last key first) as successive stable argsorts, which CuPy
+    (whose ``lexsort`` takes no axis) can run too."""
+    order = xp.argsort(keys[0], axis=axis, kind="stable")
+    for key in keys[1:]:
+        ranked = xp.take_along_axis(key, order, axis=axis)
+        order = xp.take_along_axis(order, xp.argsort(ranked, axis=axis, kind="stable"), axis=axis)
+    return order
 
 
 def _quantiles(xp: Any, kind: str, block: Any, axis: int, kwargs: dict[str, Any]) -> Any:

@@ -23,7 +23,7 @@ def _pair(n: int, m: int, dtype: str) -> tuple[numpy.ndarray, numpy.ndarray]:
 
 
 @pytest.mark.parametrize("lengths", LENGTHS)
-@pytest.mark.parametrize("dtype", ["int32", "int8", "float64", "complex128", "bool"])
+@pytest.mark.parametrize("dtype", ["int8", "complex128", "bool"])
 @pytest.mark.parametrize("mode", ["full", "same", "valid"])
 def test_convolve_and_correlate(lengths: tuple[int, int], dtype: str, mode: str) -> None:
     a, v = _pair(*lengths, dtype)
