@@ -145,3 +145,14 @@ def test_round_trip_keeps_chunks_distributed() -> None:
     spectrum = dfft.fft2(dnp.array(host, chunks=(32, 32)))
     assert max(len(c) for c in spectrum.to_dask().chunks) > 1
     assert_eq(dfft.ifft2(spectrum), numpy.fft.ifft2(numpy.fft.fft2(host)), rtol=1e-12, atol=1e-12)
+
+
+def test_numpy_functions_dispatch_to_the_subpackages() -> None:
+    """``numpy.fft.fft(ours)`` / ``numpy.linalg.norm(ours)`` reach our subpackages."""
+    host = make_host("fft", "float64")
+    result = numpy.fft.fft(dnp.array(host, chunks=(2, 3)))
+    assert isinstance(result, dnp.ndarray)
+    assert_eq(result, numpy.fft.fft(host), rtol=1e-12, atol=1e-12)
+    norm = numpy.linalg.norm(dnp.array(host))
+    assert isinstance(norm, dnp.ndarray)
+    assert_eq(norm, numpy.linalg.norm(host), rtol=1e-12)
