@@ -3,12 +3,14 @@ array methods from its NumPy layer the same way), plus the NumPy dispatch protoc
 
 from __future__ import annotations
 
+import types as types_module
 from typing import Any
 
 import numpy
 
 from .._array.ndarray import ndarray
 from . import creation, elementwise, linear_algebra, reductions, sorting
+from . import creation, elementwise, io, linear_algebra, reductions
 from .ufuncs import ufuncs
 
 _BINARY_OPERATORS = {
@@ -209,6 +211,11 @@ def _array_function(self: ndarray, func: Any, types: Any, args: Any, kwargs: Any
         # NumPy's own dtype helpers, re-exported: they need our arrays' dtypes only.
         return ours(*(a.dtype if isinstance(a, ndarray) else a for a in args), **kwargs)
     if ours is None or ours is func:
+    # numpy.fft.fft, numpy.linalg.norm...: our subpackage of the same name answers.
+    subpackages = {"numpy.fft": dask_gpunumeric.fft, "numpy.linalg": dask_gpunumeric.linalg}
+    namespace = subpackages.get(func.__module__, dask_gpunumeric)
+    ours = getattr(namespace, func.__name__, None)
+    if ours is None or ours is func or isinstance(ours, types_module.ModuleType):
         return NotImplemented
     return ours(*args, **kwargs)
 
@@ -236,6 +243,9 @@ def _manipulation_methods() -> dict[str, Any]:
 
 
 # -- end of api-manipulation methods ---------------------------------------------------
+# -- Input and output (api-subpackages) ----------------------------------------------------
+def _tofile(self: ndarray, fid: Any, sep: str = "", format: str = "%s") -> None:  # noqa: A002
+    io.tofile(self, fid, sep, format)
 
 
 def install() -> None:
@@ -251,6 +261,7 @@ def install() -> None:
     ndarray.imag = property(elementwise.imag)  # type: ignore[attr-defined]
     ndarray.__array_ufunc__ = _array_ufunc  # type: ignore[attr-defined]
     ndarray.__array_function__ = _array_function  # type: ignore[attr-defined]
+    ndarray.tofile = _tofile  # type: ignore[attr-defined]
 
 
 install()

@@ -18,6 +18,7 @@ from numpy.lib.array_utils import normalize_axis_index
 from .._array.ndarray import ndarray
 from .._ir.dask_call import DaskCall
 from .._ir.expr import Expr
+from . import fft_four_step
 from .creation import asarray
 from .numerical_ranges import arange
 from .ufuncs import ufuncs
@@ -83,7 +84,12 @@ def _to_out(result: ndarray, out: Any) -> ndarray:
 
 def _one_dimensional(kind: str, a: Any, n: Any, axis: int, norm: Any, out: Any) -> ndarray:
     expr = asarray(a)._read()
-    return _to_out(ndarray._from_expr(_transform(kind, expr, n, axis, norm)), out)
+    result = ndarray._from_expr(_transform(kind, expr, n, axis, norm))  # NumPy's checks
+    whole_signal = expr.ndim == 1 and n in (None, expr.shape[0]) and kind in ("fft", "ifft")
+    if whole_signal and fft_four_step.worth_splitting(expr.shape[0], result.dtype.itemsize):
+        transform = fft if kind == "fft" else ifft
+        result = fft_four_step.four_step(transform, kind == "ifft", ndarray._from_expr(expr), norm)
+    return _to_out(result, out)
 
 
 def fft(a: Any, n: int | None = None, axis: int = -1, norm: Any = None, out: Any = None) -> ndarray:

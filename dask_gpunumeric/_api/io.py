@@ -50,6 +50,27 @@ def _write_npy(stream: IO[bytes], array: ndarray) -> None:
         stream.write(numpy.ascontiguousarray(block).tobytes())
 
 
+def tofile(array: ndarray, fid: Any, sep: str = "", format: str = "%s") -> None:  # noqa: A002
+    """``ndarray.tofile``: the raw values in C order (or as text joined by ``sep``), written
+    from the client one block of rows at a time."""
+    if hasattr(fid, "write"):
+        _write_raw(fid, array, sep, format)
+        return
+    with open(os.fspath(fid), "wb") as stream:
+        _write_raw(stream, array, sep, format)
+
+
+def _write_raw(stream: Any, array: ndarray, sep: str, format: str) -> None:  # noqa: A002
+    for position, block in enumerate(_host_blocks(array)):
+        if not sep:
+            stream.write(numpy.ascontiguousarray(block).tobytes())
+            continue
+        text = sep.join(format % value for value in block.ravel().tolist())
+        if position and block.size:
+            text = sep + text
+        stream.write(text.encode())
+
+
 def save(file: Any, arr: Any, allow_pickle: bool = True) -> None:
     """dask_gpunumeric implementation of :func:`numpy.save` (NumPy's .npy format, written
     from the client one block of rows at a time)."""

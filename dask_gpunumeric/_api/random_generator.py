@@ -36,10 +36,14 @@ distribution_table: dict[str, tuple[tuple[str, Any], ...]] = {
     "gamma": (("shape", _REQUIRED), ("scale", 1.0)),
     "geometric": (("p", _REQUIRED),),
     "gumbel": (("loc", 0.0), ("scale", 1.0)),
+    "hypergeometric": (("ngood", _REQUIRED), ("nbad", _REQUIRED), ("nsample", _REQUIRED)),
     "laplace": (("loc", 0.0), ("scale", 1.0)),
     "logistic": (("loc", 0.0), ("scale", 1.0)),
+    "logseries": (("p", _REQUIRED),),
     "lognormal": (("mean", 0.0), ("sigma", 1.0)),
     "negative_binomial": (("n", _REQUIRED), ("p", _REQUIRED)),
+    "noncentral_chisquare": (("df", _REQUIRED), ("nonc", _REQUIRED)),
+    "noncentral_f": (("dfnum", _REQUIRED), ("dfden", _REQUIRED), ("nonc", _REQUIRED)),
     "normal": (("loc", 0.0), ("scale", 1.0)),
     "pareto": (("a", _REQUIRED),),
     "poisson": (("lam", 1.0),),
@@ -52,6 +56,7 @@ distribution_table: dict[str, tuple[tuple[str, Any], ...]] = {
     "vonmises": (("mu", _REQUIRED), ("kappa", _REQUIRED)),
     "wald": (("mean", _REQUIRED), ("scale", _REQUIRED)),
     "weibull": (("a", _REQUIRED),),
+    "zipf": (("a", _REQUIRED),),
 }
 # method -> (standard method, how its array parameters transform the standard draw)
 _AFFINE = {"normal": "standard_normal", "uniform": "random", "exponential": "standard_exponential"}

@@ -18,10 +18,7 @@ from .random_generator import Generator, distribution_table
 __all__ = [
     "RandomState",
     "choice",
-    "exponential",
-    "normal",
     "permutation",
-    "poisson",
     "rand",
     "randint",
     "randn",
@@ -30,7 +27,6 @@ __all__ = [
     "seed",
     "shuffle",
     "standard_normal",
-    "uniform",
 ]
 
 
@@ -132,24 +128,23 @@ def standard_normal(size: Any = None) -> Any:
     return _global_state.standard_normal(size)
 
 
-def uniform(low: Any = 0.0, high: Any = 1.0, size: Any = None) -> Any:
-    """dask_gpunumeric implementation of :func:`numpy.random.uniform`."""
-    return _global_state._generator.uniform(low, high, size=size)  # type: ignore[attr-defined]
+def _module_function(method: str) -> Any:
+    """``numpy.random.<method>``: the global ``RandomState``'s method."""
+
+    def draw(*args: Any, **kwargs: Any) -> Any:
+        return getattr(_global_state, method)(*args, **kwargs)
+
+    draw.__name__ = method
+    draw.__doc__ = f"dask_gpunumeric implementation of :func:`numpy.random.{method}`."
+    return draw
 
 
-def normal(loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> Any:
-    """dask_gpunumeric implementation of :func:`numpy.random.normal`."""
-    return _global_state._generator.normal(loc, scale, size=size)  # type: ignore[attr-defined]
-
-
-def exponential(scale: Any = 1.0, size: Any = None) -> Any:
-    """dask_gpunumeric implementation of :func:`numpy.random.exponential`."""
-    return _global_state._generator.exponential(scale, size=size)  # type: ignore[attr-defined]
-
-
-def poisson(lam: Any = 1.0, size: Any = None) -> Any:
-    """dask_gpunumeric implementation of :func:`numpy.random.poisson`."""
-    return _global_state._generator.poisson(lam, size=size)  # type: ignore[attr-defined]
+# The distributions (beta, binomial, normal, uniform, ...) of the global RandomState.
+for _method in distribution_table:
+    globals()[_method] = _module_function(_method)
+__all__ += sorted(distribution_table)
+ranf = sample = random_sample
+__all__ += ["ranf", "sample"]
 
 
 def choice(a: Any, size: Any = None, replace: bool = True, p: Any = None) -> Any:

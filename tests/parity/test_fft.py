@@ -145,3 +145,34 @@ def test_round_trip_keeps_chunks_distributed() -> None:
     spectrum = dfft.fft2(dnp.array(host, chunks=(32, 32)))
     assert max(len(c) for c in spectrum.to_dask().chunks) > 1
     assert_eq(dfft.ifft2(spectrum), numpy.fft.ifft2(numpy.fft.fft2(host)), rtol=1e-12, atol=1e-12)
+
+
+def test_numpy_functions_dispatch_to_the_subpackages() -> None:
+    """``numpy.fft.fft(ours)`` / ``numpy.linalg.norm(ours)`` reach our subpackages."""
+    host = make_host("fft", "float64")
+    result = numpy.fft.fft(dnp.array(host, chunks=(2, 3)))
+    assert isinstance(result, dnp.ndarray)
+    assert_eq(result, numpy.fft.fft(host), rtol=1e-12, atol=1e-12)
+    norm = numpy.linalg.norm(dnp.array(host))
+    assert isinstance(norm, dnp.ndarray)
+    assert_eq(norm, numpy.linalg.norm(host), rtol=1e-12)
+
+
+@pytest.mark.parametrize("norm", [None, "ortho", "forward"])
+@pytest.mark.parametrize("dtype", ["complex128", "float32"])
+@pytest.mark.parametrize("name", ["fft", "ifft"])
+@pytest.mark.parametrize("length", [4096, 1200, 997])
+def test_long_signals_four_step(name: str, dtype: str, norm: Any, length: int) -> None:
+    """Above gpunumeric.fft-whole-axis-limit a 1-D transform is four-step (distributed);
+    a prime length cannot split and is gathered: NumPy's values either way."""
+    host = make_host(name, dtype, (length,))
+    with dnp.config.set(fft_whole_axis_limit=1_000, min_chunk_elements=256):
+        result = getattr(dfft, name)(dnp.array(host, chunks=length // 4), norm=norm)
+        graph = result.to_dask().__dask_graph__()
+    expected = getattr(numpy.fft, name)(host, norm=norm)
+    assert_eq(result, expected, rtol=tolerance(expected.dtype), atol=tolerance(expected.dtype))
+    fft_layers = [len(layer) for key, layer in graph.layers.items() if key.startswith(f"{name}-")]
+    if length == 997:
+        assert fft_layers == [1]
+    else:
+        assert len(fft_layers) == 2 and min(fft_layers) > 1  # two steps, each over blocks

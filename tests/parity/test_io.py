@@ -104,3 +104,11 @@ def test_zarr_round_trip(tmp_path: pathlib.Path, shape: Any, chunks: Any) -> Non
     loaded = dnp.from_zarr(str(tmp_path / "store.zarr"))
     assert_eq(loaded, host)
     assert_eq(loaded * 2, host * 2)
+
+
+@pytest.mark.parametrize(("sep", "form"), [("", "%s"), (",", "%s"), (" ", "%.3f")])
+def test_tofile_matches_numpy(tmp_path: pathlib.Path, sep: str, form: str) -> None:
+    host = make_host((7, 3), "float64")
+    host.tofile(tmp_path / "theirs.bin", sep=sep, format=form)
+    ours(host, (3, 2)).tofile(tmp_path / "ours.bin", sep=sep, format=form)
+    assert (tmp_path / "ours.bin").read_bytes() == (tmp_path / "theirs.bin").read_bytes()

@@ -40,6 +40,13 @@ MOMENTS: dict[str, tuple[tuple[Any, ...], float, float]] = {
     "triangular": ((0.0, 1.0, 3.0), 4 / 3, (9 + 1 - 3) / 18),
     "wald": ((1.0, 2.0), 1.0, 0.5),
     "weibull": ((1.0,), 1.0, 1.0),
+    "noncentral_chisquare": ((3.0, 2.0), 5.0, 14.0),
+    "hypergeometric": ((10, 20, 6), 2.0, 6 * (1 / 3) * (2 / 3) * (24 / 29)),
+    "logseries": (
+        (0.5,),
+        -0.5 / (0.5 * math.log(0.5)),
+        -0.5 * (0.5 + math.log(0.5)) / (0.25 * math.log(0.5) ** 2),
+    ),
 }
 
 
@@ -221,3 +228,6 @@ def test_legacy_functions_and_random_state() -> None:
     sample = drandom.RandomState(3).random_sample((2, 2)).compute()
     numpy.testing.assert_array_equal(sample, drandom.RandomState(3).random_sample((2, 2)).compute())
     assert drandom.uniform(size=3).shape == (3,) and drandom.choice(4, size=2).shape == (2,)
+    for name in ("beta", "binomial", "gamma", "poisson", "zipf", "ranf", "sample"):
+        assert name in drandom.__all__ and callable(getattr(drandom, name))
+    assert drandom.beta(2.0, 3.0, size=5).compute().shape == numpy.random.beta(2.0, 3.0, 5).shape
