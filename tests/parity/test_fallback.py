@@ -157,6 +157,22 @@ def test_mutating_functions_write_the_gathered_result_back() -> None:
     assert_eq(ours, host)
 
 
+def test_a_mutating_function_leaves_arrays_sharing_the_chunk_alone() -> None:
+    host = sample(shape=(6, 6))
+    ours = dnp.asarray(host)  # one chunk of host data
+    before = ours * 1  # lazy: reads the same host data when computed
+    persisted = dnp.asarray(host).persist()
+    sharing = dnp.from_dask(persisted.to_dask())  # the same computed chunk
+    fallback_for("fill_diagonal")(ours, -1.0)
+    fallback_for("fill_diagonal")(persisted, -1.0)
+    expected = host.copy()
+    numpy.fill_diagonal(expected, -1.0)
+    assert_eq(ours, expected)
+    assert_eq(persisted, expected)
+    assert_eq(before, host)
+    assert_eq(sharing, host)
+
+
 def test_numpy_functions_called_on_our_arrays_dispatch_to_the_fallback() -> None:
     host = sample(shape=(4, 4))
     ours = dnp.asarray(host)
