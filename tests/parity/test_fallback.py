@@ -102,8 +102,11 @@ def test_out_and_copy_false_write_into_our_array() -> None:
     assert_eq(positional, numpy.fix(host))
     host[0, 0] = numpy.nan
     ours[0, 0] = numpy.nan
-    assert fallback_for("nan_to_num")(ours, copy=False) is ours
+    assert fallback_for("nan_to_num")(ours, False) is ours  # copy=False by position
     assert_eq(ours, numpy.nan_to_num(host, copy=False))
+    host_out = numpy.empty_like(host)
+    assert fallback_for("fix")(ours, out=host_out) is host_out  # a host out= is filled
+    numpy.testing.assert_array_equal(host_out, numpy.fix(host))
 
 
 # (numpy path, call with the function and the sample): functions that gather.

@@ -48,7 +48,7 @@ class FallbackFunction:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         args, kwargs, out = self._take_out(args, kwargs)
-        in_place = self._in_place_target(args, kwargs)
+        args, kwargs, in_place = self._in_place_target(args, kwargs)
         result = None
         if self.spec is not None:
             result = try_chunkwise(self, args, kwargs)
@@ -62,10 +62,10 @@ class FallbackFunction:
         target[...] = result
         return target
 
-    def _take_out(self, args: tuple, kwargs: dict) -> tuple[tuple, dict, ndarray | None]:
-        """The arguments without an ``out=`` of ours (positional, keyword, or a ufunc's
-        one-element tuple), and that array: the result is written into it afterwards. A
-        host ``out`` stays: NumPy fills it."""
+    def _take_out(self, args: tuple, kwargs: dict) -> tuple[tuple, dict, Any]:
+        """The arguments without their ``out=`` array (positional, keyword, or a ufunc's
+        one-element tuple; ours or a host array), and that array: the result is written
+        into it afterwards, so a gathered copy is never what gets filled."""
         try:
             bound = self.signature.bind(*args, **kwargs)  # type: ignore[union-attr]
         except (AttributeError, TypeError):
@@ -73,18 +73,25 @@ class FallbackFunction:
         out = bound.arguments.get("out")
         if isinstance(out, tuple) and len(out) == 1:
             out = out[0]
-        if not isinstance(out, ndarray):
+        if not isinstance(out, (ndarray, numpy.ndarray)):
             return args, kwargs, None
         bound.arguments["out"] = None
         return bound.args, dict(bound.kwargs), out
 
-    def _in_place_target(self, args: tuple, kwargs: dict) -> ndarray | None:
-        """``nan_to_num(x, copy=False)`` writes into ``x``: compute a copy, write it back."""
-        if self.path != "nan_to_num" or kwargs.get("copy", True):
-            return None
-        kwargs["copy"] = True
-        target = args[0] if args else kwargs.get("x")
-        return target if isinstance(target, ndarray) else None
+    def _in_place_target(self, args: tuple, kwargs: dict) -> tuple[tuple, dict, Any]:
+        """``nan_to_num(x, copy=False)`` writes into ``x``: the arguments for a copy
+        instead, and ``x`` to write it back into (None when not in place)."""
+        if self.path != "nan_to_num" or self.signature is None:
+            return args, kwargs, None
+        try:
+            bound = self.signature.bind(*args, **kwargs)
+        except TypeError:
+            return args, kwargs, None  # NumPy raises its own error when called
+        target = bound.arguments.get("x")
+        if bound.arguments.get("copy", True) or not isinstance(target, ndarray):
+            return args, kwargs, None
+        bound.arguments["copy"] = True
+        return bound.args, dict(bound.kwargs), target
 
     def _gathering_call(self, args: tuple, kwargs: dict) -> Any:
         ours = _our_arrays((args, kwargs))
