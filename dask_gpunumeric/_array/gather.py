@@ -7,6 +7,7 @@ type); the host is reached only through the backend's explicit ``to_host``.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from typing import Any
 
@@ -65,5 +66,7 @@ def wrap(value: Any, owned: bool) -> Any:
         return ndarray._from_expr(HostData(value, owned=owned))
     chunks = default_chunks(value.shape)
     meta = backend.xp.empty((0,) * value.ndim, dtype=value.dtype)
-    array = da.from_array(value, chunks=chunks, asarray=False, meta=meta)
+    # Named, not tokenized: hashing would read the whole device array back to the host.
+    name = f"fallback-result-{uuid.uuid4().hex}"
+    array = da.from_array(value, chunks=chunks, name=name, asarray=False, meta=meta)
     return ndarray._from_expr(DaskData(array, backend=backend.name))

@@ -102,8 +102,11 @@ def test_out_and_copy_false_write_into_our_array() -> None:
     assert_eq(positional, numpy.fix(host))
     host[0, 0] = numpy.nan
     ours[0, 0] = numpy.nan
-    assert fallback_for("nan_to_num")(ours, copy=False) is ours
+    assert fallback_for("nan_to_num")(ours, False) is ours  # copy=False by position
     assert_eq(ours, numpy.nan_to_num(host, copy=False))
+    host_out = numpy.empty_like(host)
+    assert fallback_for("fix")(ours, out=host_out) is host_out  # a host out= is filled
+    numpy.testing.assert_array_equal(host_out, numpy.fix(host))
 
 
 # (numpy path, call with the function and the sample): functions that gather.
@@ -155,6 +158,22 @@ def test_mutating_functions_write_the_gathered_result_back() -> None:
     numpy.fill_diagonal(host[1:, 1:], 7.0)
     assert fallback_for("fill_diagonal")(view, 7.0) is None
     assert_eq(ours, host)
+
+
+def test_a_mutating_function_leaves_arrays_sharing_the_chunk_alone() -> None:
+    host = sample(shape=(6, 6))
+    ours = dnp.asarray(host)  # one chunk of host data
+    before = ours * 1  # lazy: reads the same host data when computed
+    persisted = dnp.asarray(host).persist()
+    sharing = dnp.from_dask(persisted.to_dask())  # the same computed chunk
+    fallback_for("fill_diagonal")(ours, -1.0)
+    fallback_for("fill_diagonal")(persisted, -1.0)
+    expected = host.copy()
+    numpy.fill_diagonal(expected, -1.0)
+    assert_eq(ours, expected)
+    assert_eq(persisted, expected)
+    assert_eq(before, host)
+    assert_eq(sharing, host)
 
 
 def test_numpy_functions_called_on_our_arrays_dispatch_to_the_fallback() -> None:

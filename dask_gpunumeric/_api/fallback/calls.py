@@ -30,7 +30,8 @@ class FallbackFunction:
     def __init__(self, path: str, function: Any) -> None:
         self.path = path
         self.function = function
-        self.spec = chunkwise_spec(path, function)
+        self.signature = _signature(function)
+        self.spec = chunkwise_spec(path, function) if self.signature is not None else None
         self.__name__ = self.__qualname__ = path.rpartition(".")[2]
         self.__doc__ = (
             f"dask_gpunumeric fallback for :func:`numpy.{path}` "
@@ -47,10 +48,10 @@ class FallbackFunction:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         args, kwargs, out = self._take_out(args, kwargs)
-        in_place = self._in_place_target(args, kwargs)
+        args, kwargs, in_place = self._in_place_target(args, kwargs)
         result = None
         if self.spec is not None:
-            result = try_chunkwise(self.path, self.function, self.spec, args, kwargs)
+            result = try_chunkwise(self, args, kwargs)
             if result is not None:
                 policy.announce(self.path, "runs chunk by chunk on the workers")
         if result is None:
@@ -61,29 +62,36 @@ class FallbackFunction:
         target[...] = result
         return target
 
-    def _take_out(self, args: tuple, kwargs: dict) -> tuple[tuple, dict, ndarray | None]:
-        """The arguments without an ``out=`` of ours (positional, keyword, or a ufunc's
-        one-element tuple), and that array: the result is written into it afterwards. A
-        host ``out`` stays: NumPy fills it."""
+    def _take_out(self, args: tuple, kwargs: dict) -> tuple[tuple, dict, Any]:
+        """The arguments without their ``out=`` array (positional, keyword, or a ufunc's
+        one-element tuple; ours or a host array), and that array: the result is written
+        into it afterwards, so a gathered copy is never what gets filled."""
         try:
-            bound = inspect.signature(self.function).bind(*args, **kwargs)
-        except (TypeError, ValueError):
-            return args, kwargs, None  # NumPy raises its own error when called
+            bound = self.signature.bind(*args, **kwargs)  # type: ignore[union-attr]
+        except (AttributeError, TypeError):
+            return args, kwargs, None  # no signature, or NumPy raises its own error
         out = bound.arguments.get("out")
         if isinstance(out, tuple) and len(out) == 1:
             out = out[0]
-        if not isinstance(out, ndarray):
+        if not isinstance(out, (ndarray, numpy.ndarray)):
             return args, kwargs, None
         bound.arguments["out"] = None
         return bound.args, dict(bound.kwargs), out
 
-    def _in_place_target(self, args: tuple, kwargs: dict) -> ndarray | None:
-        """``nan_to_num(x, copy=False)`` writes into ``x``: compute a copy, write it back."""
-        if self.path != "nan_to_num" or kwargs.get("copy", True):
-            return None
-        kwargs["copy"] = True
-        target = args[0] if args else kwargs.get("x")
-        return target if isinstance(target, ndarray) else None
+    def _in_place_target(self, args: tuple, kwargs: dict) -> tuple[tuple, dict, Any]:
+        """``nan_to_num(x, copy=False)`` writes into ``x``: the arguments for a copy
+        instead, and ``x`` to write it back into (None when not in place)."""
+        if self.path != "nan_to_num" or self.signature is None:
+            return args, kwargs, None
+        try:
+            bound = self.signature.bind(*args, **kwargs)
+        except TypeError:
+            return args, kwargs, None  # NumPy raises its own error when called
+        target = bound.arguments.get("x")
+        if bound.arguments.get("copy", True) or not isinstance(target, ndarray):
+            return args, kwargs, None
+        bound.arguments["copy"] = True
+        return bound.args, dict(bound.kwargs), target
 
     def _gathering_call(self, args: tuple, kwargs: dict) -> Any:
         ours = _our_arrays((args, kwargs))
@@ -94,6 +102,8 @@ class FallbackFunction:
         )
         function, on_device = self._resolve()
         values = gather.gather(ours)
+        if self.path in mutating_table:  # never let NumPy write into a chunk others may share
+            values = [value.copy() for value in values]
         if not on_device:
             values = [gather.to_host(value) for value in values]
         by_id = {id(array): value for array, value in zip(ours, values, strict=True)}
@@ -120,12 +130,19 @@ class FallbackFunction:
         if parameter is None:
             return
         try:
-            ours = inspect.signature(self.function).bind(*args, **kwargs).arguments
-            theirs = inspect.signature(self.function).bind(*call_args, **call_kwargs).arguments
-        except (TypeError, ValueError):
+            ours = self.signature.bind(*args, **kwargs).arguments  # type: ignore[union-attr]
+            theirs = self.signature.bind(*call_args, **call_kwargs).arguments  # type: ignore[union-attr]
+        except (AttributeError, TypeError):
             return
         if isinstance(ours.get(parameter), ndarray):
             ours[parameter][...] = gather.wrap(theirs[parameter], owned=False)
+
+
+def _signature(function: Any) -> inspect.Signature | None:
+    try:
+        return inspect.signature(function)
+    except (TypeError, ValueError):  # a builtin without one: the call always gathers
+        return None
 
 
 def chunkwise_spec(path: str, function: Any) -> ChunkwiseSpec | None:

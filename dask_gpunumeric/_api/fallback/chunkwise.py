@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import inspect
 import warnings
-from typing import Any
+from typing import Any, Protocol
 
 import numpy
 
@@ -15,15 +15,25 @@ from ..._runtime import config
 from .classification import ChunkwiseSpec
 
 
-def try_chunkwise(
-    path: str, function: Any, spec: ChunkwiseSpec, args: tuple, kwargs: dict
-) -> ndarray | None:
+class Mappable(Protocol):
+    """What a chunk-wise call needs of a fallback function."""
+
+    path: str
+    function: Any
+    signature: inspect.Signature | None
+    spec: ChunkwiseSpec | None
+
+
+def try_chunkwise(fallback: Mappable, args: tuple, kwargs: dict) -> ndarray | None:
     """Our array computed block by block, or None when this call must gather (an array in
     a parameter that is not mapped, a flattening ``axis=None``, a 0-d operand, a result that
     is not one array of the operand's rank)."""
+    spec, function = fallback.spec, fallback.function
+    if spec is None or fallback.signature is None:
+        return None
     try:
-        bound = inspect.signature(function).bind(*args, **kwargs)
-    except (TypeError, ValueError):
+        bound = fallback.signature.bind(*args, **kwargs)
+    except TypeError:
         return None  # NumPy raises its own error for these arguments when it gathers
     named = bound.arguments
     operands = [named[name] for name in spec.operands if name in named]
@@ -42,7 +52,8 @@ def try_chunkwise(
     keywords = tuple(
         (k, v._read() if isinstance(v, ndarray) else v) for k, v in bound.kwargs.items()
     )
-    return ndarray._from_expr(ChunkwiseCall(path, arguments, keywords, shape, dtype, axis))
+    node = ChunkwiseCall(fallback.path, arguments, keywords, shape, dtype, axis)
+    return ndarray._from_expr(node)
 
 
 def _row_fits(operand: ndarray, axis: int) -> bool:
