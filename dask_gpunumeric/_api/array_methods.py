@@ -9,8 +9,7 @@ from typing import Any
 import numpy
 
 from .._array.ndarray import ndarray
-from . import creation, elementwise, linear_algebra, reductions, sorting
-from . import creation, elementwise, io, linear_algebra, reductions
+from . import creation, elementwise, io, linear_algebra, reductions, sorting
 from .ufuncs import ufuncs
 
 _BINARY_OPERATORS = {
@@ -210,11 +209,7 @@ def _array_function(self: ndarray, func: Any, types: Any, args: Any, kwargs: Any
     if func.__name__ in _DTYPE_ONLY and ours is func:
         # NumPy's own dtype helpers, re-exported: they need our arrays' dtypes only.
         return ours(*(a.dtype if isinstance(a, ndarray) else a for a in args), **kwargs)
-    if ours is None or ours is func:
-    # numpy.fft.fft, numpy.linalg.norm...: our subpackage of the same name answers.
-    subpackages = {"numpy.fft": dask_gpunumeric.fft, "numpy.linalg": dask_gpunumeric.linalg}
-    namespace = subpackages.get(func.__module__, dask_gpunumeric)
-    ours = getattr(namespace, func.__name__, None)
+    # A subpackage of the same name (numpy.fft(ours) must not find our fft module).
     if ours is None or ours is func or isinstance(ours, types_module.ModuleType):
         return NotImplemented
     return ours(*args, **kwargs)
