@@ -72,6 +72,7 @@ from ._api.linear_algebra import *  # noqa: F403
 from ._api.logic import *  # noqa: F403
 from ._api.manipulation import *  # noqa: F403
 from ._api.materialization import *  # noqa: F403
+from ._api.math_misc import *  # noqa: F403
 from ._api.miscellaneous import *  # noqa: F403
 from ._api.numerical_ranges import *  # noqa: F403
 from ._api.order_statistics import *  # noqa: F403
@@ -103,6 +104,7 @@ _api_modules = (
     _api.logic,
     _api.manipulation,
     _api.materialization,
+    _api.math_misc,
     _api.miscellaneous,
     _api.numerical_ranges,
     _api.order_statistics,

@@ -1,0 +1,116 @@
+"""Rounding, angle, nan_to_num, sinc, i0, real_if_close, cumulative scans, ediff1d and
+trapezoid against NumPy."""
+
+from __future__ import annotations
+
+import numpy
+import pytest
+
+import dask_gpunumeric as np
+from dask_gpunumeric.testing import PARITY_DTYPES, assert_eq, assert_raises_like
+
+SPECIAL = numpy.array([[1.25, -2.5, numpy.nan, numpy.inf], [-numpy.inf, 0.5, -0.0, 3.75]])
+
+
+def _data(dtype: str) -> numpy.ndarray:
+    data = numpy.arange(-12, 12).reshape(4, 6) * 1.75
+    data = data.astype(dtype) if numpy.dtype(dtype).kind != "b" else data > 0
+    if data.dtype.kind == "c":
+        data = data + 1j * data[::-1]
+    return data
+
+
+@pytest.mark.parametrize("dtype", PARITY_DTYPES)
+@pytest.mark.parametrize("chunks", [(2, 3), (4, 6)])
+@pytest.mark.parametrize("name", ["around", "round", "angle", "nan_to_num", "sinc"])
+def test_elementwise_like_numpy(dtype: str, chunks: tuple[int, int], name: str) -> None:
+    data = _data(dtype)
+    if name in ("around", "round") and data.dtype.kind == "b":
+        return
+    ours = getattr(np, name)(np.asarray(data, chunks=chunks))
+    assert_eq(ours, getattr(numpy, name)(data), rtol=1e-6 if name == "sinc" else 0.0)
+
+
+@pytest.mark.parametrize("decimals", [-1, 0, 1, 2])
+@pytest.mark.parametrize("dtype", ["int64", "float32", "float64", "complex128"])
+def test_around_decimals(decimals: int, dtype: str) -> None:
+    data = _data(dtype)
+    assert_eq(np.around(np.asarray(data, chunks=(3, 2)), decimals), numpy.around(data, decimals))
+
+
+def test_special_values() -> None:
+    x = np.asarray(SPECIAL, chunks=(1, 2))
+    for name in ("around", "fix", "angle", "nan_to_num", "sinc", "i0"):
+        assert_eq(getattr(np, name)(x), getattr(numpy, name)(SPECIAL))
+    assert_eq(
+        np.nan_to_num(x, nan=-1.0, posinf=7.0, neginf=-7.0),
+        numpy.nan_to_num(SPECIAL, nan=-1.0, posinf=7.0, neginf=-7.0),
+    )
+    assert_eq(np.angle(x, deg=True), numpy.angle(SPECIAL, deg=True))
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float32", "float64"])
+def test_fix_and_i0(dtype: str) -> None:
+    data = _data(dtype)
+    x = np.asarray(data, chunks=(3, 4))
+    assert_eq(np.fix(x), numpy.fix(data))
+    assert_eq(np.i0(x), numpy.i0(data), rtol=1e-6)
+
+
+def test_i0_rejects_complex() -> None:
+    data = _data("complex128")
+    assert_raises_like(lambda: numpy.i0(data), lambda: np.i0(np.asarray(data)))
+
+
+def test_real_if_close() -> None:
+    close = numpy.array([1.0 + 1e-15j, 2.0 - 1e-16j])
+    far = numpy.array([1.0 + 1e-3j, 2.0])
+    assert_eq(np.real_if_close(np.asarray(close, chunks=1)), numpy.real_if_close(close))
+    assert_eq(np.real_if_close(np.asarray(far, chunks=1)), numpy.real_if_close(far))
+    assert_eq(np.real_if_close(np.asarray(far.real)), numpy.real_if_close(far.real))
+
+
+@pytest.mark.parametrize("name", ["cumulative_sum", "cumulative_prod"])
+@pytest.mark.parametrize("include_initial", [False, True])
+@pytest.mark.parametrize("dtype", ["int32", "float64", "complex128"])
+def test_cumulative(name: str, include_initial: bool, dtype: str) -> None:
+    data = _data(dtype) / (1 if dtype == "int32" else 4)
+    data = data.astype(dtype)
+    ours, theirs = getattr(np, name), getattr(numpy, name)
+    x = np.asarray(data, chunks=(3, 2))
+    for axis in (0, 1, -1):
+        expected = theirs(data, axis=axis, include_initial=include_initial)
+        assert_eq(ours(x, axis=axis, include_initial=include_initial), expected, rtol=1e-12)
+    assert_eq(
+        ours(x[1], include_initial=include_initial),
+        theirs(data[1], include_initial=include_initial),
+    )
+    assert_raises_like(lambda: theirs(data), lambda: ours(x))
+    assert_raises_like(lambda: theirs(data, axis=2), lambda: ours(x, axis=2))
+
+
+def test_ediff1d() -> None:
+    data = _data("int64")
+    x = np.asarray(data, chunks=(3, 4))
+    assert_eq(np.ediff1d(x), numpy.ediff1d(data))
+    assert_eq(
+        np.ediff1d(x, to_end=[7, 8], to_begin=-1), numpy.ediff1d(data, to_end=[7, 8], to_begin=-1)
+    )
+    assert_raises_like(
+        lambda: numpy.ediff1d(data, to_end=[0.5]), lambda: np.ediff1d(x, to_end=[0.5])
+    )
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_trapezoid(axis: int) -> None:
+    data = _data("float64")
+    y = np.asarray(data, chunks=(3, 4))
+    points = numpy.linspace(0.0, 3.0, data.shape[axis]) ** 2
+    assert_eq(np.trapezoid(y, axis=axis), numpy.trapezoid(data, axis=axis))
+    assert_eq(np.trapezoid(y, dx=0.5, axis=axis), numpy.trapezoid(data, dx=0.5, axis=axis))
+    assert_eq(
+        np.trapezoid(y, x=np.asarray(points, chunks=2), axis=axis),
+        numpy.trapezoid(data, x=points, axis=axis),
+        rtol=1e-12,
+    )
+    assert_raises_like(lambda: numpy.trapezoid(data, axis=3), lambda: np.trapezoid(y, axis=3))
