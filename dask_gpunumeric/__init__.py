@@ -82,6 +82,7 @@ from ._api.set_operations import *  # noqa: F403
 from ._api.sorting import *  # noqa: F403
 from ._api.statistics import *  # noqa: F403
 from ._api.tiling import *  # noqa: F403
+from ._api.type_testing import *  # noqa: F403
 from ._api.ufuncs import ufunc
 from ._api.ufuncs import ufuncs as _ufuncs
 from ._array.ndarray import ndarray
@@ -114,6 +115,7 @@ _api_modules = (
     _api.sorting,
     _api.statistics,
     _api.tiling,
+    _api.type_testing,
 )
 
 globals().update(_ufuncs)
