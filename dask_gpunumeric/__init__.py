@@ -59,6 +59,7 @@ from . import linalg as linalg
 from . import random as random
 from ._api import array_methods as _array_methods  # noqa: F401 - attaches ndarray methods
 from ._api.broadcasting import *  # noqa: F403
+from ._api.building_matrices import *  # noqa: F403
 from ._api.convolution import *  # noqa: F403
 from ._api.creation import *  # noqa: F403
 from ._api.diagonals import *  # noqa: F403
@@ -83,6 +84,7 @@ from ._api.sorting import *  # noqa: F403
 from ._api.statistics import *  # noqa: F403
 from ._api.tiling import *  # noqa: F403
 from ._api.type_testing import *  # noqa: F403
+from ._api.window_functions import *  # noqa: F403
 from ._api.ufuncs import ufunc
 from ._api.ufuncs import ufuncs as _ufuncs
 from ._array.ndarray import ndarray
@@ -92,6 +94,7 @@ from ._runtime import config
 # A new section module is added to this tuple and star-imported above.
 _api_modules = (
     _api.broadcasting,
+    _api.building_matrices,
     _api.convolution,
     _api.creation,
     _api.diagonals,
@@ -116,6 +119,7 @@ _api_modules = (
     _api.statistics,
     _api.tiling,
     _api.type_testing,
+    _api.window_functions,
 )
 
 globals().update(_ufuncs)

@@ -1,5 +1,5 @@
 """Numerical ranges (NumPy reference: "Array creation routines", numerical ranges):
-``arange`` and ``linspace``, computed per chunk with NumPy's own arithmetic."""
+``arange``, ``linspace``, ``logspace`` and ``geomspace``, computed per chunk with NumPy's own arithmetic."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from .._array.ndarray import ndarray
 from .._ir.leaves import Arange, Linspace
 from .creation import _chunks, array
 
-__all__ = ["arange", "linspace"]
+__all__ = ["arange", "geomspace", "linspace", "logspace"]
 
 
 def arange(
@@ -120,3 +120,52 @@ def linspace(
         step = (numpy.asarray(stop) - numpy.asarray(start)) / divisor if divisor > 0 else numpy.nan
         return result, step
     return result
+
+
+def logspace(
+    start: Any,
+    stop: Any,
+    num: int = 50,
+    endpoint: bool = True,
+    base: Any = 10.0,
+    dtype: Any = None,
+    axis: int = 0,
+) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.logspace` (``base ** linspace``)."""
+    exponents = linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
+    powers = array(base) ** exponents if isinstance(base, ndarray) else base**exponents
+    return powers if dtype is None else powers.astype(dtype)
+
+
+def geomspace(
+    start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None, axis: int = 0
+) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.geomspace` (NumPy's algorithm: the
+    signs and logarithms of the scalar end points on the host, ``logspace`` lazily, the
+    exact end points written in).
+
+    Differences from NumPy
+    ----------------------
+    ``start`` and ``stop`` are scalars (or NumPy arrays), not our arrays.
+    """
+    first = numpy.asanyarray(start) * 1.0
+    last = numpy.asanyarray(stop) * 1.0
+    result_dtype = numpy.result_type(first, last, float(num), numpy.zeros((), dtype))
+    if (first == 0).any() or (last == 0).any():
+        raise ValueError("Geometric sequence cannot include zero; start and stop must be nonzero")
+    first, last = first.astype(result_dtype), last.astype(result_dtype)
+    sign = numpy.sign(first)
+    first, last = first / sign, last / sign
+    result = sign * logspace(
+        numpy.log10(first), numpy.log10(last), num, endpoint, base=10.0, dtype=result_dtype
+    )
+    if num > 0:
+        result[0] = sign * first
+    if num > 1 and endpoint:
+        result[-1] = sign * last
+    result = result.astype(result_dtype)
+    if axis != 0:
+        from .manipulation import moveaxis
+
+        result = moveaxis(result, 0, axis)
+    return result if dtype is None else result.astype(dtype)
