@@ -58,6 +58,7 @@ from . import fft as fft  # subpackages, as numpy's: fft, linalg, random
 from . import linalg as linalg
 from . import random as random
 from ._api import array_methods as _array_methods  # noqa: F401 - attaches ndarray methods
+from ._api.adding_removing import *  # noqa: F403
 from ._api.broadcasting import *  # noqa: F403
 from ._api.building_matrices import *  # noqa: F403
 from ._api.convolution import *  # noqa: F403
@@ -84,15 +85,16 @@ from ._api.sorting import *  # noqa: F403
 from ._api.statistics import *  # noqa: F403
 from ._api.tiling import *  # noqa: F403
 from ._api.type_testing import *  # noqa: F403
-from ._api.window_functions import *  # noqa: F403
 from ._api.ufuncs import ufunc
 from ._api.ufuncs import ufuncs as _ufuncs
+from ._api.window_functions import *  # noqa: F403
 from ._array.ndarray import ndarray
 from ._runtime import config
 
 # One module per NumPy reference section; each lists its public names in ``__all__``.
 # A new section module is added to this tuple and star-imported above.
 _api_modules = (
+    _api.adding_removing,
     _api.broadcasting,
     _api.building_matrices,
     _api.convolution,

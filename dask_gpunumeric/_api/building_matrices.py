@@ -20,6 +20,7 @@ from .creation import asarray, ones
 from .diagonals import diag
 from .joining import concatenate
 from .numerical_ranges import arange
+from .reductions import any as any_
 from .reductions import cumprod
 from .selection import nonzero
 
@@ -30,11 +31,13 @@ __all__ = [
     "fill_diagonal",
     "fromfunction",
     "mask_indices",
+    "ravel_multi_index",
     "tri",
     "tril_indices",
     "tril_indices_from",
     "triu_indices",
     "triu_indices_from",
+    "unravel_index",
     "vander",
 ]
 
@@ -143,3 +146,59 @@ def fill_diagonal(a: ndarray, val: Any, wrap: bool = False) -> None:
     if values.size not in (0, 1, count):
         values = concatenate([values] * (count // values.size + 1))[:count]
     flat[:end:step] = values if values.size != 1 else values.reshape(())
+
+
+def _strides(dims: tuple[int, ...], order: str) -> list[int]:
+    """Element strides of a ``dims``-shaped array in ``order`` ('C' or 'F')."""
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    sizes = list(dims) if order == "C" else list(dims)[::-1]
+    strides = [int(numpy.prod(sizes[i + 1 :], dtype=numpy.intp)) for i in range(len(sizes))]
+    return strides if order == "C" else strides[::-1]
+
+
+def _check_bounds(out_of_bounds: ndarray, message: str) -> None:
+    """Raise NumPy's ValueError when any flag is set (computes one boolean)."""
+    if bool(any_(out_of_bounds).compute()):
+        raise ValueError(message)
+
+
+def ravel_multi_index(
+    multi_index: Any, dims: Any, mode: Any = "raise", order: str = "C"
+) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.ravel_multi_index` (``mode='raise'``
+    computes one boolean, NumPy's eager bounds check)."""
+    coordinates = [asarray(c) for c in multi_index]
+    dims = tuple(operator.index(d) for d in numpy.atleast_1d(dims))
+    stand_ins = [numpy.zeros((1,) * c.ndim, dtype=c.dtype) for c in coordinates]
+    numpy.ravel_multi_index(stand_ins, dims, mode=mode, order=order)  # NumPy's errors
+    modes = [mode] * len(dims) if isinstance(mode, str) else list(mode)
+    total: Any = 0
+    for coordinate, size, stride, each in zip(
+        coordinates, dims, _strides(dims, order), modes, strict=True
+    ):
+        coordinate = coordinate.astype(numpy.intp)
+        if each == "raise":
+            _check_bounds(
+                (coordinate < 0) | (coordinate >= size), "invalid entry in coordinates array"
+            )
+        elif each == "wrap":
+            coordinate = coordinate % size
+        else:
+            coordinate = coordinate.clip(0, size - 1)
+        total = total + coordinate * stride
+    return asarray(total).astype(numpy.intp)
+
+
+def unravel_index(indices: Any, shape: Any, order: str = "C") -> tuple[ndarray, ...]:
+    """dask_gpunumeric implementation of :func:`numpy.unravel_index` (the bounds check
+    computes one boolean, as NumPy checks eagerly)."""
+    flat = asarray(indices)
+    shape = tuple(operator.index(d) for d in numpy.atleast_1d(shape))
+    numpy.unravel_index(numpy.zeros((1,) * flat.ndim, dtype=flat.dtype), shape or (1,), order)
+    size = int(numpy.prod(shape, dtype=numpy.intp))
+    flat = flat.astype(numpy.intp)
+    _check_bounds((flat < 0) | (flat >= size), f"index is out of bounds for array with size {size}")
+    return tuple(
+        (flat // stride) % dim for dim, stride in zip(shape, _strides(shape, order), strict=True)
+    )

@@ -16,9 +16,12 @@ from .._array.ndarray import ndarray
 from .._ir.elementwise import cast_node
 from .._ir.joining import Concatenate
 from .creation import asarray
-from .manipulation import atleast_1d, atleast_2d, atleast_3d
+from .manipulation import atleast_1d, atleast_2d, atleast_3d, moveaxis
 
 __all__ = [
+    "block",
+    "concat",
+    "unstack",
     "array_split",
     "column_stack",
     "concatenate",
@@ -189,3 +192,46 @@ def dsplit(ary: Any, indices_or_sections: Any) -> list[ndarray]:
     if array.ndim < 3:
         raise ValueError("dsplit only works on arrays of 3 or more dimensions")
     return split(array, indices_or_sections, 2)
+
+
+def concat(arrays: Any, /, axis: int | None = 0, out: Any = None, **kwargs: Any) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.concat` (``concatenate``)."""
+    return concatenate(arrays, axis=axis, out=out, **kwargs)
+
+
+def unstack(x: Any, /, *, axis: int = 0) -> tuple[ndarray, ...]:
+    """dask_gpunumeric implementation of :func:`numpy.unstack` (views)."""
+    array = asarray(x)
+    if array.ndim == 0:
+        raise ValueError("Input array must be at least 1-d.")
+    moved = moveaxis(array, axis, 0)
+    return tuple(moved[i] for i in range(moved.shape[0]))
+
+
+def block(arrays: Any) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.block` (nested ``Concatenate``
+    nodes, innermost lists along the last axis)."""
+    from numpy._core.shape_base import _block_check_depths_match
+
+    bottom_index, _, _ = _block_check_depths_match(arrays)
+    list_depth = len(bottom_index)
+    if list_depth and bottom_index[-1] is None:
+        raise ValueError("block's lists cannot be empty: give each at least one array")
+    if list_depth == 0:
+        return asarray(arrays).copy()
+    ndim = max(list_depth, _deepest_ndim(arrays))
+    return _block(arrays, 0, list_depth, ndim)
+
+
+def _deepest_ndim(arrays: Any) -> int:
+    if isinstance(arrays, list):
+        return max((_deepest_ndim(item) for item in arrays), default=0)
+    return asarray(arrays).ndim
+
+
+def _block(arrays: Any, depth: int, list_depth: int, ndim: int) -> ndarray:
+    if isinstance(arrays, list):
+        parts = [_block(item, depth + 1, list_depth, ndim) for item in arrays]
+        return concatenate(parts, axis=-(list_depth - depth))
+    leaf = asarray(arrays)
+    return leaf.reshape((1,) * (ndim - leaf.ndim) + leaf.shape)

@@ -16,6 +16,9 @@ from .._array.ndarray import ndarray
 from .creation import asarray
 
 __all__ = [
+    "matrix_transpose",
+    "permute_dims",
+    "rollaxis",
     "atleast_1d",
     "atleast_2d",
     "atleast_3d",
@@ -190,3 +193,37 @@ def size(a: Any, axis: int | None = None) -> int:
     if not isinstance(a, ndarray):
         return numpy.size(a, axis)
     return a.size if axis is None else a.shape[axis]
+
+
+def permute_dims(a: Any, /, axes: Any = None) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.permute_dims` (a view)."""
+    return transpose(a, axes)
+
+
+def matrix_transpose(x: Any, /) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.matrix_transpose` (a view)."""
+    array = asarray(x)
+    if array.ndim < 2:
+        raise ValueError(f"Input array must be at least 2-dimensional, but it is {array.ndim}")
+    return swapaxes(array, -1, -2)
+
+
+def rollaxis(a: Any, axis: int, start: int = 0) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.rollaxis` (a view; NumPy's rules)."""
+    array = asarray(a)
+    n = array.ndim
+    axis = normalize_axis_index(axis, n)
+    if start < 0:
+        start += n
+    if not 0 <= start < n + 1:
+        raise numpy.exceptions.AxisError(
+            f"'start' arg requires {-n} <= start < {n + 1}, but {start} was passed in"
+        )
+    if axis < start:
+        start -= 1
+    if axis == start:
+        return array[...]
+    axes = list(range(n))
+    axes.remove(axis)
+    axes.insert(start, axis)
+    return transpose(array, axes)

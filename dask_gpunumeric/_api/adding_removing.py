@@ -1,0 +1,109 @@
+"""Adding and removing elements (NumPy reference: "Array manipulation"): ``append``,
+``delete``, ``insert``, ``resize`` and ``trim_zeros``.
+
+``delete`` and ``insert`` work out which positions survive (or where the new ones go) by
+running NumPy's own function on an index range of the axis, on the host (the axis'
+length, not the data), then ``take`` from the (joined) array: one gather node.
+``trim_zeros`` needs the first and last nonzero along each trimmed axis: it computes
+one boolean per position of those axes (DESIGN §3), never the array.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy
+from numpy.lib.array_utils import normalize_axis_index
+
+from .._array.ndarray import ndarray
+from .broadcasting import broadcast_to
+from .creation import asarray, zeros
+from .joining import concatenate
+from .manipulation import moveaxis
+from .reductions import any as any_
+from .selection import take
+
+__all__ = ["append", "delete", "insert", "resize", "trim_zeros"]
+
+
+def append(arr: Any, values: Any, axis: int | None = None) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.append`."""
+    array, extra = asarray(arr), asarray(values)
+    if axis is None:
+        return concatenate([array.ravel(), extra.ravel()], axis=0)
+    return concatenate([array, extra], axis=axis)
+
+
+def _host_index(obj: Any) -> Any:
+    """Index metadata on the host: our arrays of positions or flags are computed (they are
+    as small as the axis)."""
+    return obj.compute() if isinstance(obj, ndarray) else obj
+
+
+def delete(arr: Any, obj: Any, axis: int | None = None) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.delete`."""
+    array = asarray(arr)
+    if axis is None:
+        array, axis = array.ravel(), 0
+    axis = normalize_axis_index(axis, array.ndim)
+    kept = numpy.delete(numpy.arange(array.shape[axis]), _host_index(obj))
+    return take(array, kept, axis=axis)
+
+
+def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.insert`."""
+    array = asarray(arr)
+    if axis is None:
+        array, axis = array.ravel(), 0
+    axis = normalize_axis_index(axis, array.ndim)
+    obj = _host_index(obj)
+    length = array.shape[axis]
+    new = asarray(values).astype(array.dtype)
+    new = new.reshape((1,) * (array.ndim - new.ndim) + new.shape)
+    if numpy.ndim(obj) == 0 and not isinstance(obj, slice):
+        new = moveaxis(new, 0, axis)
+        count = new.shape[axis]
+    else:
+        count = numpy.arange(length)[obj].size if isinstance(obj, slice) else numpy.size(obj)
+    block_shape = array.shape[:axis] + (count,) + array.shape[axis + 1 :]
+    order = numpy.insert(numpy.arange(length), obj, numpy.arange(length, length + count))
+    joined = concatenate([array, broadcast_to(new, block_shape)], axis=axis)
+    return take(joined, order, axis=axis)
+
+
+def resize(a: Any, new_shape: Any) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.resize` (the data repeated)."""
+    shape = (new_shape,) if isinstance(new_shape, int) else tuple(new_shape)
+    shape = tuple(operator.index(n) for n in shape)
+    if any(n < 0 for n in shape):
+        raise ValueError("all elements of `new_shape` must be non-negative")
+    flat = asarray(a).ravel()
+    size = int(numpy.prod(shape, dtype=numpy.intp))
+    if flat.size == 0 or size == 0:
+        return zeros(shape, dtype=flat.dtype)
+    repeats = -(-size // flat.size)
+    return concatenate([flat] * repeats)[:size].reshape(shape)
+
+
+def trim_zeros(filt: Any, trim: str = "fb", axis: Any = None) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.trim_zeros` (a view)."""
+    array = asarray(filt)
+    numpy.trim_zeros(numpy.ones((1,) * max(array.ndim, 1), dtype=array.dtype), trim, axis)
+    axes = range(array.ndim) if axis is None else numpy.atleast_1d(axis)
+    index = [slice(None)] * array.ndim
+    for each in axes:
+        each = normalize_axis_index(int(each), array.ndim)
+        others = tuple(i for i in range(array.ndim) if i != each)
+        flags = numpy.asarray(any_(array != 0, axis=others).compute())
+        index[each] = _kept_span(flags, trim.lower())
+    return array[tuple(index)]
+
+
+def _kept_span(flags: numpy.ndarray, trim: str) -> slice:
+    nonzero = numpy.flatnonzero(flags)
+    if nonzero.size == 0:
+        return slice(0, 0)
+    start = int(nonzero[0]) if "f" in trim else 0
+    stop = int(nonzero[-1]) + 1 if "b" in trim else flags.size
+    return slice(start, stop)
