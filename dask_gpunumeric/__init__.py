@@ -62,6 +62,7 @@ from ._api.adding_removing import *  # noqa: F403
 from ._api.broadcasting import *  # noqa: F403
 from ._api.building_matrices import *  # noqa: F403
 from ._api.convolution import *  # noqa: F403
+from ._api.correlating import *  # noqa: F403
 from ._api.creation import *  # noqa: F403
 from ._api.diagonals import *  # noqa: F403
 from ._api.differences import *  # noqa: F403
@@ -78,6 +79,7 @@ from ._api.math_misc import *  # noqa: F403
 from ._api.miscellaneous import *  # noqa: F403
 from ._api.numerical_ranges import *  # noqa: F403
 from ._api.order_statistics import *  # noqa: F403
+from ._api.polynomials import *  # noqa: F403
 from ._api.reductions import *  # noqa: F403
 from ._api.selection import *  # noqa: F403
 from ._api.set_operations import *  # noqa: F403
@@ -98,6 +100,7 @@ _api_modules = (
     _api.broadcasting,
     _api.building_matrices,
     _api.convolution,
+    _api.correlating,
     _api.creation,
     _api.diagonals,
     _api.differences,
@@ -114,6 +117,7 @@ _api_modules = (
     _api.miscellaneous,
     _api.numerical_ranges,
     _api.order_statistics,
+    _api.polynomials,
     _api.reductions,
     _api.selection,
     _api.set_operations,

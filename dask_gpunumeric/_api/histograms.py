@@ -22,7 +22,7 @@ from . import reductions
 from .creation import asarray
 from .ufuncs import ufuncs
 
-__all__ = ["bincount", "histogram", "histogram_bin_edges"]
+__all__ = ["bincount", "digitize", "histogram", "histogram_bin_edges"]
 
 
 def _extremes(array: ndarray) -> numpy.ndarray:
@@ -110,3 +110,21 @@ def bincount(x: Any, /, weights: Any = None, minlength: Any = 0) -> ndarray:
     dtype = numpy.dtype(numpy.intp if weight_array is None else numpy.float64)  # NumPy's
     node = Binned(array._read(), weight_expr, None, length, dtype)
     return ndarray._from_expr(node)
+
+
+def digitize(x: Any, bins: Any, right: bool = False) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.digitize` (a ``searchsorted``; the
+    bins' monotonicity check computes them, as NumPy does; they are as small as the
+    histogram)."""
+    from .selection import searchsorted
+
+    values, edges = asarray(x), asarray(bins)
+    if values.dtype.kind == "c":
+        raise TypeError("x may not be complex")
+    host_edges = numpy.asarray(edges.compute())
+    numpy.digitize(numpy.zeros(0, dtype=values.dtype), host_edges)  # NumPy's checks
+    side = "left" if right else "right"
+    if host_edges.size > 1 and host_edges[0] > host_edges[-1]:
+        flipped = asarray(host_edges[::-1].copy())
+        return (len(host_edges) - searchsorted(flipped, values, side=side)).astype(numpy.intp)
+    return searchsorted(asarray(host_edges), values, side=side)

@@ -12,7 +12,19 @@ from .._ir.dask_call import DaskCall
 from .._ir.products import Matmul, Tensordot
 from .ufuncs import ufuncs
 
-__all__ = ["dot", "einsum", "inner", "kron", "matmul", "outer", "tensordot", "vdot"]
+__all__ = [
+    "dot",
+    "einsum",
+    "inner",
+    "kron",
+    "matmul",
+    "matvec",
+    "outer",
+    "tensordot",
+    "vdot",
+    "vecdot",
+    "vecmat",
+]
 
 
 def _to_out(result: ndarray, out: Any) -> ndarray:
@@ -217,3 +229,35 @@ def kron(a: Any, b: Any) -> ndarray:
 
 
 # -- end of the math section ---------------------------------------------------------------
+
+
+def _gufunc_check(name: str, x1: Any, x2: Any, axes: Any) -> tuple[ndarray, ndarray]:
+    """Our operands, after NumPy's gufunc checks on cheap stand-ins of the same shapes."""
+    from .creation import asarray
+
+    a, b = asarray(x1), asarray(x2)
+    stand_ins = [numpy.broadcast_to(numpy.zeros((), o.dtype), o.shape) for o in (a, b)]
+    keywords = {} if axes is None else {"axes": axes}
+    getattr(numpy, name)(*stand_ins, **keywords)
+    return a, b
+
+
+def vecdot(x1: Any, x2: Any, /, out: Any = None, *, axis: int = -1, **kwargs: Any) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.vecdot` (conjugates ``x1``)."""
+    from .linalg_products import vecdot as linalg_vecdot
+
+    a, b = _gufunc_check("vecdot", x1, x2, [(axis,), (axis,), ()])
+    return _to_out(linalg_vecdot(a, b, axis=axis), out)
+
+
+def matvec(x1: Any, x2: Any, /, out: Any = None, **kwargs: Any) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.matvec` (an ``einsum``)."""
+    a, b = _gufunc_check("matvec", x1, x2, None)
+    return _to_out(einsum("...ij,...j->...i", a, b), out)
+
+
+def vecmat(x1: Any, x2: Any, /, out: Any = None, **kwargs: Any) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.vecmat` (conjugates ``x1``)."""
+    a, b = _gufunc_check("vecmat", x1, x2, None)
+    conjugated = ufuncs["conjugate"](a) if a.dtype.kind == "c" else a
+    return _to_out(einsum("...i,...ij->...j", conjugated, b), out)

@@ -1,4 +1,6 @@
-"""Set routines (NumPy reference section): ``unique`` and ``isin``.
+"""Set routines (NumPy reference section): ``unique``, ``isin``, the array-API
+``unique_*`` and the 1-d set operations (NumPy's algorithms over ``unique``, ``sort``
+and a computed boolean mask).
 
 ``unique``'s size depends on the data, so it is a materialization boundary: every block
 finds its own unique values (with first indices and counts) where it lives, only those
@@ -19,7 +21,18 @@ from .._ir.dask_call import DaskCall
 from .._ir.dtypes import stand_in_with_ndim
 from .creation import asarray, full
 
-__all__ = ["isin", "unique"]
+__all__ = [
+    "intersect1d",
+    "isin",
+    "setdiff1d",
+    "setxor1d",
+    "union1d",
+    "unique",
+    "unique_all",
+    "unique_counts",
+    "unique_inverse",
+    "unique_values",
+]
 
 
 def _block_unique(
@@ -132,3 +145,114 @@ def isin(
         *((("kind", kind),) if kind is not None else ()),  # CuPy's isin takes no kind
     )
     return ndarray._from_expr(DaskCall("blockwise", arguments, array.shape, bool, keywords))
+
+
+def unique_all(x: Any) -> Any:
+    """dask_gpunumeric implementation of :func:`numpy.unique_all`."""
+    from numpy.lib._arraysetops_impl import UniqueAllResult
+
+    array = asarray(x)
+    values, index, inverse, counts = unique(
+        array, return_index=True, return_inverse=True, return_counts=True, equal_nan=False
+    )
+    return UniqueAllResult(values, index, _distinct_nans(array, values, inverse), counts)
+
+
+def unique_counts(x: Any) -> Any:
+    """dask_gpunumeric implementation of :func:`numpy.unique_counts`."""
+    from numpy.lib._arraysetops_impl import UniqueCountsResult
+
+    values, counts = unique(asarray(x), return_counts=True, equal_nan=False)
+    return UniqueCountsResult(values, counts)
+
+
+def unique_inverse(x: Any) -> Any:
+    """dask_gpunumeric implementation of :func:`numpy.unique_inverse`."""
+    from numpy.lib._arraysetops_impl import UniqueInverseResult
+
+    array = asarray(x)
+    values, inverse = unique(array, return_inverse=True, equal_nan=False)
+    return UniqueInverseResult(values, _distinct_nans(array, values, inverse))
+
+
+def _distinct_nans(array: ndarray, values: ndarray, inverse: ndarray) -> ndarray:
+    """``inverse`` (``array``'s shape) with each NaN mapped to its own unique entry, in
+    order, as ``equal_nan=False`` asks (``unique`` maps them all to the first)."""
+    from .elementwise import where
+    from .reductions import cumsum
+    from .sorting import count_nonzero
+    from .ufuncs import ufuncs
+
+    if array.dtype.kind not in "fc":
+        return inverse.reshape(array.shape)
+    numbers = int(count_nonzero(~ufuncs["isnan"](values)).compute())  # a scalar
+    flat_nan = ufuncs["isnan"](array.ravel())
+    rank = cumsum(flat_nan.astype(numpy.intp)) - 1 + numbers
+    return where(flat_nan, rank, inverse.ravel()).astype(numpy.intp).reshape(array.shape)
+
+
+def unique_values(x: Any) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.unique_values`."""
+    return unique(asarray(x), equal_nan=False)
+
+
+def union1d(ar1: Any, ar2: Any) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.union1d`."""
+    from .joining import concatenate
+
+    return unique(concatenate([asarray(ar1), asarray(ar2)], axis=None))
+
+
+def setdiff1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.setdiff1d`."""
+    first = asarray(ar1).ravel() if assume_unique else unique(ar1)
+    second = asarray(ar2) if assume_unique else unique(ar2)
+    return first[isin(first, second, assume_unique=True, invert=True)]
+
+
+def setxor1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.setxor1d`."""
+    from .joining import concatenate
+    from .sorting import sort
+
+    first = asarray(ar1) if assume_unique else unique(ar1)
+    second = asarray(ar2) if assume_unique else unique(ar2)
+    merged = concatenate([first, second], axis=None)
+    if merged.size == 0:
+        return merged
+    merged = sort(merged)
+    edge = full(1, True)
+    flags = concatenate([edge, merged[1:] != merged[:-1], edge])
+    return merged[flags[1:] & flags[:-1]]
+
+
+def intersect1d(
+    ar1: Any, ar2: Any, assume_unique: bool = False, return_indices: bool = False
+) -> Any:
+    """dask_gpunumeric implementation of :func:`numpy.intersect1d`."""
+    from .joining import concatenate
+    from .sorting import argsort
+
+    first, second = asarray(ar1), asarray(ar2)
+    if assume_unique:
+        first, second = first.ravel(), second.ravel()
+    elif return_indices:
+        first, first_index = unique(first, return_index=True)
+        second, second_index = unique(second, return_index=True)
+    else:
+        first, second = unique(first), unique(second)
+    merged = concatenate([first, second])
+    if merged.size == 0:
+        nothing = asarray(numpy.empty(0, dtype=numpy.intp))
+        return (merged, nothing, nothing) if return_indices else merged
+    order = argsort(merged, kind="stable")
+    merged = merged[order]
+    mask = merged[1:] == merged[:-1]
+    common = merged[:-1][mask]
+    if not return_indices:
+        return common
+    in_first = order[:-1][mask]
+    in_second = order[1:][mask] - first.size
+    if not assume_unique:
+        in_first, in_second = first_index[in_first], second_index[in_second]
+    return common, in_first, in_second
