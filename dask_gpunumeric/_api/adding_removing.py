@@ -1,3 +1,5 @@
+# mypy: disable-error-code="operator, attr-defined"
+# (ndarray's operators and methods are installed at import by array_methods: mypy cannot see them)
 """Adding and removing elements (NumPy reference: "Array manipulation"): ``append``,
 ``delete``, ``insert``, ``resize`` and ``trim_zeros``.
 
@@ -89,7 +91,8 @@ def resize(a: Any, new_shape: Any) -> ndarray:
 def trim_zeros(filt: Any, trim: str = "fb", axis: Any = None) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.trim_zeros` (a view)."""
     array = asarray(filt)
-    numpy.trim_zeros(numpy.ones((1,) * max(array.ndim, 1), dtype=array.dtype), trim, axis)
+    probe = numpy.ones((1,) * max(array.ndim, 1), dtype=array.dtype)
+    numpy.trim_zeros(probe, trim, axis)  # type: ignore[arg-type]  # NumPy's errors
     axes = range(array.ndim) if axis is None else numpy.atleast_1d(axis)
     index = [slice(None)] * array.ndim
     for each in axes:

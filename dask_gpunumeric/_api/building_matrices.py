@@ -1,3 +1,5 @@
+# mypy: disable-error-code="operator, attr-defined"
+# (ndarray's operators and methods are installed at import by array_methods: mypy cannot see them)
 """Building matrices and index arrays (NumPy reference: "Array creation routines: building
 matrices" and "Indexing routines: generating index arrays"): ``tri``, ``vander``,
 ``diagflat``, ``fromfunction``, the ``diag/tril/triu/mask_indices`` families and
@@ -171,7 +173,7 @@ def ravel_multi_index(
     coordinates = [asarray(c) for c in multi_index]
     dims = tuple(operator.index(d) for d in numpy.atleast_1d(dims))
     stand_ins = [numpy.zeros((1,) * c.ndim, dtype=c.dtype) for c in coordinates]
-    numpy.ravel_multi_index(stand_ins, dims, mode=mode, order=order)  # NumPy's errors
+    numpy.ravel_multi_index(stand_ins, dims, mode=mode, order=order)  # type: ignore[call-overload]
     modes = [mode] * len(dims) if isinstance(mode, str) else list(mode)
     total: Any = 0
     for coordinate, size, stride, each in zip(
@@ -195,7 +197,7 @@ def unravel_index(indices: Any, shape: Any, order: str = "C") -> tuple[ndarray, 
     computes one boolean, as NumPy checks eagerly)."""
     flat = asarray(indices)
     shape = tuple(operator.index(d) for d in numpy.atleast_1d(shape))
-    numpy.unravel_index(numpy.zeros((1,) * flat.ndim, dtype=flat.dtype), shape or (1,), order)
+    numpy.unravel_index(numpy.zeros((1,) * flat.ndim, dtype=flat.dtype), shape or (1,), order)  # type: ignore[call-overload]
     size = int(numpy.prod(shape, dtype=numpy.intp))
     flat = flat.astype(numpy.intp)
     _check_bounds((flat < 0) | (flat >= size), f"index is out of bounds for array with size {size}")

@@ -1,3 +1,5 @@
+# mypy: disable-error-code="operator, attr-defined"
+# (ndarray's operators and methods are installed at import by array_methods: mypy cannot see them)
 """Correlating (NumPy reference: "Statistics"): ``cov`` and ``corrcoef``, NumPy's
 algorithm over ``average``, a centred ``dot`` and elementwise scaling."""
 

@@ -126,5 +126,6 @@ def digitize(x: Any, bins: Any, right: bool = False) -> ndarray:
     side = "left" if right else "right"
     if host_edges.size > 1 and host_edges[0] > host_edges[-1]:
         flipped = asarray(host_edges[::-1].copy())
-        return (len(host_edges) - searchsorted(flipped, values, side=side)).astype(numpy.intp)
+        positions: Any = searchsorted(flipped, values, side=side)
+        return (len(host_edges) - positions).astype(numpy.intp)
     return searchsorted(asarray(host_edges), values, side=side)

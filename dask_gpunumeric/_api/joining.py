@@ -211,14 +211,14 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple[ndarray, ...]:
 def block(arrays: Any) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.block` (nested ``Concatenate``
     nodes, innermost lists along the last axis)."""
-    from numpy._core.shape_base import _block_check_depths_match
+    from numpy._core.shape_base import _block_check_depths_match  # type: ignore[attr-defined]
 
     bottom_index, _, _ = _block_check_depths_match(arrays)
     list_depth = len(bottom_index)
     if list_depth and bottom_index[-1] is None:
         raise ValueError("block's lists cannot be empty: give each at least one array")
     if list_depth == 0:
-        return asarray(arrays).copy()
+        return asarray(arrays).copy()  # type: ignore[attr-defined]
     ndim = max(list_depth, _deepest_ndim(arrays))
     return _block(arrays, 0, list_depth, ndim)
 

@@ -1,3 +1,5 @@
+# mypy: disable-error-code="operator, attr-defined"
+# (ndarray's operators and methods are installed at import by array_methods: mypy cannot see them)
 """Mathematical functions (NumPy reference section) built from ufunc nodes, ``where`` and
 reductions: rounding (``around``, ``round``, ``fix``), ``angle``, ``nan_to_num``, ``sinc``,
 ``i0``, ``real_if_close``, the array-API scans ``cumulative_sum``/``cumulative_prod``,

@@ -1,3 +1,5 @@
+# mypy: disable-error-code="operator, attr-defined"
+# (ndarray's operators and methods are installed at import by array_methods: mypy cannot see them)
 """Power-series polynomials (NumPy reference: "Polynomials", the legacy ``poly*``
 functions on coefficient arrays, highest power first): ``polyval`` is a lazy Horner
 loop, ``polymul`` a ``convolve``, the others pad, scale and join coefficient arrays.

@@ -155,7 +155,8 @@ def unique_all(x: Any) -> Any:
     values, index, inverse, counts = unique(
         array, return_index=True, return_inverse=True, return_counts=True, equal_nan=False
     )
-    return UniqueAllResult(values, index, _distinct_nans(array, values, inverse), counts)
+    distinct = _distinct_nans(array, values, inverse)
+    return UniqueAllResult(values, index, distinct, counts)  # type: ignore[arg-type]
 
 
 def unique_counts(x: Any) -> Any:
@@ -172,7 +173,7 @@ def unique_inverse(x: Any) -> Any:
 
     array = asarray(x)
     values, inverse = unique(array, return_inverse=True, equal_nan=False)
-    return UniqueInverseResult(values, _distinct_nans(array, values, inverse))
+    return UniqueInverseResult(values, _distinct_nans(array, values, inverse))  # type: ignore[arg-type]
 
 
 def _distinct_nans(array: ndarray, values: ndarray, inverse: ndarray) -> ndarray:
@@ -187,7 +188,8 @@ def _distinct_nans(array: ndarray, values: ndarray, inverse: ndarray) -> ndarray
         return inverse.reshape(array.shape)
     numbers = int(count_nonzero(~ufuncs["isnan"](values)).compute())  # a scalar
     flat_nan = ufuncs["isnan"](array.ravel())
-    rank = cumsum(flat_nan.astype(numpy.intp)) - 1 + numbers
+    rank: Any = cumsum(flat_nan.astype(numpy.intp))
+    rank = rank - 1 + numbers
     return where(flat_nan, rank, inverse.ravel()).astype(numpy.intp).reshape(array.shape)
 
 
@@ -217,12 +219,12 @@ def setxor1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> ndarray:
 
     first = asarray(ar1) if assume_unique else unique(ar1)
     second = asarray(ar2) if assume_unique else unique(ar2)
-    merged = concatenate([first, second], axis=None)
+    merged: Any = concatenate([first, second], axis=None)
     if merged.size == 0:
         return merged
     merged = sort(merged)
     edge = full(1, True)
-    flags = concatenate([edge, merged[1:] != merged[:-1], edge])
+    flags: Any = concatenate([edge, merged[1:] != merged[:-1], edge])
     return merged[flags[1:] & flags[:-1]]
 
 
@@ -233,7 +235,8 @@ def intersect1d(
     from .joining import concatenate
     from .sorting import argsort
 
-    first, second = asarray(ar1), asarray(ar2)
+    first: Any = asarray(ar1)
+    second: Any = asarray(ar2)
     if assume_unique:
         first, second = first.ravel(), second.ravel()
     elif return_indices:

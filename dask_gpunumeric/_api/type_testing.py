@@ -1,3 +1,5 @@
+# mypy: disable-error-code="operator, attr-defined"
+# (ndarray's operators and methods are installed at import by array_methods: mypy cannot see them)
 """Array type testing and memory layout (NumPy's "Logic functions: array type testing",
 "Data type routines" and layout helpers): ``iscomplex``, ``isreal``, ``isposinf``,
 ``isneginf`` are ufunc compositions; ``iscomplexobj``, ``common_type``... read only
@@ -53,7 +55,8 @@ def isreal(x: Any) -> ndarray:
     array = asarray(x)
     if array.dtype.kind == "c":
         return array.imag == 0
-    return zeros(array.shape, dtype=bool) == 0
+    nothing: Any = zeros(array.shape, dtype=bool)
+    return nothing == 0
 
 
 def iscomplexobj(x: Any) -> bool:

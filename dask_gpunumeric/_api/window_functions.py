@@ -1,3 +1,5 @@
+# mypy: disable-error-code="operator, attr-defined"
+# (ndarray's operators and methods are installed at import by array_methods: mypy cannot see them)
 """Window functions (NumPy reference section): ``bartlett``, ``blackman``, ``hamming``,
 ``hanning`` and ``kaiser``, NumPy's formulas evaluated lazily on an ``arange``."""
 
