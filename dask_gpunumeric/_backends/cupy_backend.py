@@ -26,6 +26,11 @@ class CupyBackend:
             return chunk
         return self.xp.asnumpy(chunk)
 
+    def generator(self, seed: numpy.random.SeedSequence) -> Any:
+        # CuPy's Generator (XORWOW, cuRAND) takes one integer seed: the sequence's first word.
+        state = int(seed.generate_state(1, numpy.uint64)[0])
+        return self.xp.random.Generator(self.xp.random.XORWOW(seed=state))
+
     def evaluate_program(self, program: ScalarProgram, *operands: Any) -> Any:
         """``program`` over device arrays or scalars ``operands`` (broadcast together) in
         one ``cupy.ElementwiseKernel`` launch: a new chunk, or a tuple of chunks when the
@@ -70,3 +75,16 @@ def make_backend() -> CupyBackend:
             "(cupy-cuda12x, dask-cuda, distributed-ucxx)"
         ) from error
     return CupyBackend(name="cupy", xp=cupy, chunk_type=cupy.ndarray)
+
+
+def device_available() -> bool:
+    """Whether CuPy is installed here and sees a CUDA device: the ``backend: auto`` probe,
+    run on each worker (``client.run``) or, without a cluster, in this process."""
+    try:
+        import cupy
+    except ImportError:
+        return False
+    try:
+        return bool(cupy.is_available())
+    except Exception:  # a broken driver or runtime is no usable device
+        return False
