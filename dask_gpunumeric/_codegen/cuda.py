@@ -42,6 +42,7 @@ from .cuda_helpers import preamble_for
 from .cuda_ops import UNFUSIBLE, UNFUSIBLE_LOOPS, cuda_op_table
 from .cuda_types import (
     CPP_TYPES,
+    NotFusibleError,
     compute_unsigned,
     cpp_type,
     kind_of,
@@ -74,10 +75,6 @@ class ElementwiseKernelSource:
     name: str
     preamble: str
     options: tuple[str, ...] = NVRTC_OPTIONS
-
-
-class NotFusibleError(ValueError):
-    """An operation or dtype the CUDA generator cannot spell exactly as NumPy computes it."""
 
 
 def generate_cuda(program: ScalarProgram) -> ElementwiseKernelSource:
