@@ -47,7 +47,10 @@ def _ask(where: str) -> tuple[str, str]:
     devices = sum(bool(answer) for answer in seen.values())
     name = "cupy" if seen and devices == len(seen) else "numpy"
     if where == LOCAL:
-        return name, f"auto: no cluster yet, probed here: CuPy sees {'a' if devices else 'no'} device"
+        return (
+            name,
+            f"auto: no cluster yet, probed here: CuPy sees {'a' if devices else 'no'} device",
+        )
     return name, f"auto: CuPy sees a device on {devices} of {len(seen)} worker(s) of {where}"
 
 
