@@ -17,8 +17,8 @@ from examples.conjugate_gradient import conjugate_gradient, make_system
 
 ours, theirs = float(stencil(np, 40, 5).sum()), float(stencil(numpy, 40, 5).sum())
 print("stencil", ours == theirs)
-x = conjugate_gradient(np, *make_system(np, 60))
-expected = conjugate_gradient(numpy, *make_system(numpy, 60))
+x = conjugate_gradient(np, *make_system(np, 40))
+expected = conjugate_gradient(numpy, *make_system(numpy, 40))
 print("cg", numpy.allclose(numpy.asarray(x), expected, rtol=1e-8, atol=1e-10))
 print("workers", *distributed.get_client().scheduler_info()["workers"])
 """
