@@ -21,7 +21,7 @@ from .._backends import get_backend
 from .._ir.expr import Expr
 from .._ir.leaves import DaskData
 from .._runtime import annotations as runtime_annotations
-from . import dask_call, elementwise, indexing, leaves, products, reductions
+from . import dask_call, elementwise, in_process, indexing, leaves, products, reductions
 
 Lowering = Callable[[Any, list[da.Array], str], da.Array]
 
@@ -32,6 +32,7 @@ lowering_table: dict[type, Any] = {  # node type -> its Lowering
     **reductions.lowerings,
     **products.lowerings,
     **dask_call.lowerings,
+    **in_process.lowerings,
 }
 
 
