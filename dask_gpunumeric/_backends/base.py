@@ -6,6 +6,8 @@ from typing import Any, Protocol
 
 import numpy
 
+from .._ir.scalar_program import ScalarProgram
+
 
 class ChunkBackend(Protocol):
     """Where chunks live (host or device) and the namespace that computes on them.
@@ -24,4 +26,14 @@ class ChunkBackend(Protocol):
 
     def to_host(self, chunk: Any) -> numpy.ndarray:
         """Copy a chunk of this backend into a host NumPy array."""
+        ...
+
+    def evaluate_program(self, program: ScalarProgram, *operands: Any) -> Any:
+        """A new chunk: the fused elementwise ``program`` over the chunks ``operands``
+        (broadcast together), computed on this backend's device."""
+        ...
+
+    def generator(self, seed: numpy.random.SeedSequence) -> Any:
+        """A random generator seeded by ``seed`` whose draws are chunks of this backend
+        (NumPy's ``Generator`` API; a distribution it lacks is drawn on the host)."""
         ...

@@ -7,6 +7,9 @@ from typing import Any
 
 import numpy
 
+from .._codegen import cpu
+from .._ir.scalar_program import ScalarProgram
+
 
 @dataclass(frozen=True)
 class NumpyBackend:
@@ -19,6 +22,12 @@ class NumpyBackend:
 
     def to_host(self, chunk: Any) -> numpy.ndarray:
         return numpy.asarray(chunk)
+
+    def evaluate_program(self, program: ScalarProgram, *operands: Any) -> numpy.ndarray:
+        return cpu.evaluate(program, *operands)
+
+    def generator(self, seed: numpy.random.SeedSequence) -> numpy.random.Generator:
+        return numpy.random.Generator(numpy.random.PCG64(seed))
 
 
 def make_backend() -> NumpyBackend:

@@ -20,18 +20,41 @@ from dask.highlevelgraph import HighLevelGraph, Layer, MaterializedLayer
 from .._backends import get_backend
 from .._ir.expr import Expr
 from .._ir.leaves import DaskData
+from .._passes.pipeline import run_passes
 from .._runtime import annotations as runtime_annotations
-from . import dask_call, elementwise, in_process, indexing, leaves, products, reductions
+from . import (
+    chunkwise_call,
+    dask_call,
+    elementwise,
+    fused,
+    histograms,
+    in_process,
+    indexing,
+    joining,
+    lanes,
+    leaves,
+    linalg,
+    products,
+    reductions,
+    selection,
+)
 
 Lowering = Callable[[Any, list[da.Array], str], da.Array]
 
 lowering_table: dict[type, Any] = {  # node type -> its Lowering
+    **chunkwise_call.lowerings,
     **leaves.lowerings,
     **elementwise.lowerings,
+    **fused.lowerings,
     **indexing.lowerings,
     **reductions.lowerings,
     **products.lowerings,
     **dask_call.lowerings,
+    **selection.lowerings,
+    **lanes.lowerings,
+    **histograms.lowerings,
+    **linalg.lowerings,
+    **joining.lowerings,
     **in_process.lowerings,
 }
 
@@ -50,6 +73,7 @@ def lower(expr: Expr, backend_name: str | None = None) -> da.Array:
 def lower_all(exprs: list[Expr], backend_name: str | None = None) -> list[da.Array]:
     """Dask arrays computing each of ``exprs``, from one traversal and one shared graph."""
     backend_name = backend_name or get_backend().name
+    exprs = run_passes(exprs)  # fusion and friends: pure Expr -> Expr, switchable by config
     stand_ins: dict[int, da.Array] = {}
     layers: dict[str, Any] = {}
     dependencies: dict[str, set[str]] = {}

@@ -1,0 +1,1 @@
+"""Fused programs -> code: a CPU evaluator (``cpu``); CUDA C++ for CuPy (``cuda``)."""

@@ -1,0 +1,178 @@
+"""The CPU evaluator of ``ScalarProgram``s: one call per chunk, no full-size temporaries.
+
+Two strategies, chosen once per program (``compile_program``, cached per process by
+program and ``ndim``; only programs travel to workers):
+
+- **numexpr**, for the programs it computes bit for bit as NumPy does
+  (``numexpr_source``), single-threaded: dask already runs one task per core.
+- **tiled ufunc chain** for everything else: the chunk is cut into tiles of about
+  ``TILE_ELEMENTS`` elements along its leading axes; each instruction is the NumPy ufunc
+  itself (so NumPy's exact semantics) writing with ``out=`` into a tile-sized buffer that
+  is reused once its value is dead. Temporaries stay in cache; memory is read once.
+
+Sample (``sin(x)**2 + cos(x)**2 * 0.5 - x / 3``, float64), per tile::
+
+    sin(x, out=b0); power(b0, 2.0, out=b1); cos(x, out=b0); power(b0, 2.0, out=b2)
+    multiply(b2, 0.5, out=b0); add(b1, b0, out=b2); divide(x, 3.0, out=b0)
+    subtract(b2, b0, out=result[tile])
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numexpr
+import numpy
+
+from .._ir.scalar_program import Instruction, ScalarProgram
+from .numexpr_source import numexpr_source
+
+TILE_ELEMENTS = 1 << 14
+Evaluator = Callable[[tuple[numpy.ndarray, ...]], numpy.ndarray]
+
+
+def evaluate(program: ScalarProgram, *operands: numpy.ndarray) -> numpy.ndarray:
+    """``program`` over host ``operands`` broadcast together: a new array."""
+    operands = tuple(numpy.asarray(x) for x in operands)
+    shape = numpy.broadcast_shapes(*(x.shape for x in operands))
+    return compile_program(program, _constants_key(program), len(shape))(operands)
+
+
+def _constants_key(program: ScalarProgram) -> tuple[str, ...]:
+    # 0.0 == -0.0 and nan != nan: programs equal as values may differ in their constants.
+    return tuple(repr(ins.params) for ins in program.instructions if ins.op == "const")
+
+
+@functools.lru_cache(maxsize=512)
+def compile_program(program: ScalarProgram, constants: tuple[str, ...], ndim: int) -> Evaluator:
+    """The evaluator of ``program`` for ``ndim``-dimensional chunks (cached per process)."""
+    source = numexpr_source(program)
+    evaluator = None if source is None else _numexpr_evaluator(program, source)
+    return evaluator or _TiledChain(program)
+
+
+def _numexpr_evaluator(program: ScalarProgram, source: str) -> Evaluator | None:
+    numexpr.set_num_threads(1)  # one task per core already: no threads inside a task
+    signature = [
+        (f"v{k}", numexpr.necompiler.getType(numpy.empty(0, dtype)))
+        for k, dtype in enumerate(program.inputs)
+    ]
+    try:
+        compiled = numexpr.NumExpr(source, signature)
+    except ValueError:  # numexpr folded an input away (``where(False, a, b)``)
+        return None
+
+    def run(operands: tuple[numpy.ndarray, ...]) -> numpy.ndarray:
+        return compiled(*operands, out=None, order="K", casting="safe", ex_uses_vml=False)
+
+    return run
+
+
+class _TiledChain:
+    """A program as steps over tiles, each value in a buffer slot freed after last use."""
+
+    def __init__(self, program: ScalarProgram) -> None:
+        self.program = program
+        self.n_inputs = len(program.inputs)
+        self.output = program.outputs[0]
+        self.dtype = program.dtype_of(self.output)
+        last_use = {a: i for i, ins in enumerate(program.instructions) for a in ins.args}
+        self.slots: dict[int, int] = {}  # value -> buffer slot
+        self.slot_dtypes: list[numpy.dtype] = []
+        free: dict[numpy.dtype, list[int]] = {}
+        for i, ins in enumerate(program.instructions):
+            if ins.op != "const" and ins.result != self.output:
+                pool = free.setdefault(ins.dtype, [])
+                self.slots[ins.result] = pool.pop() if pool else self._new_slot(ins.dtype)
+            for arg in set(ins.args):
+                if last_use[arg] == i and arg in self.slots:
+                    free.setdefault(self.program.dtype_of(arg), []).append(self.slots[arg])
+        self.constants = {
+            ins.result: ins.dtype.type(dict(ins.params)["value"])
+            for ins in program.instructions
+            if ins.op == "const"
+        }
+
+    def _new_slot(self, dtype: numpy.dtype) -> int:
+        self.slot_dtypes.append(dtype)
+        return len(self.slot_dtypes) - 1
+
+    def __call__(self, operands: tuple[numpy.ndarray, ...]) -> numpy.ndarray:
+        shape = numpy.broadcast_shapes(*(x.shape for x in operands))
+        result = numpy.empty(shape, dtype=self.dtype)
+        if result.size == 0:
+            return result
+        inputs = [numpy.broadcast_to(x, shape) for x in operands]
+        buffers: list[numpy.ndarray] | None = None
+        for index in _tiles(shape):
+            target = result[index]
+            if buffers is None:
+                buffers = [numpy.empty(target.shape, dtype=d) for d in self.slot_dtypes]
+            views = [b[: target.shape[0]] if b.ndim else b for b in buffers]
+            self._run_tile([x[index] for x in inputs], views, target)
+        return result
+
+    def _run_tile(
+        self, inputs: list[numpy.ndarray], buffers: list[numpy.ndarray], target: numpy.ndarray
+    ) -> None:
+        values: dict[int, Any] = dict(enumerate(inputs))
+        values.update(self.constants)
+        for ins in self.program.instructions:
+            if ins.op == "const":
+                continue
+            out = target if ins.result == self.output else buffers[self.slots[ins.result]]
+            run_instruction(ins, [values[a] for a in ins.args], out)
+            values[ins.result] = out
+        if self.output < self.n_inputs or self.output in self.constants:
+            numpy.copyto(target, values[self.output], casting="unsafe")
+
+
+def _tiles(shape: tuple[int, ...]) -> Iterator[tuple[Any, ...]]:
+    """Index tuples cutting ``shape`` into tiles of at most ~``TILE_ELEMENTS`` elements:
+    integers on the leading axes, a slice on the first axis whose trailing block fits."""
+    if not shape:
+        return iter([(Ellipsis,)])
+    axis = next(
+        (k for k in range(len(shape)) if math.prod(shape[k + 1 :]) <= TILE_ELEMENTS),
+        len(shape) - 1,
+    )
+    rows = max(1, TILE_ELEMENTS // max(1, math.prod(shape[axis + 1 :])))
+    return _tile_indices(shape, axis, rows)
+
+
+def _tile_indices(shape: tuple[int, ...], axis: int, rows: int) -> Iterator[tuple[Any, ...]]:
+    for leading in itertools.product(*(range(n) for n in shape[:axis])):
+        for start in range(0, shape[axis], rows):
+            yield leading + (slice(start, min(start + rows, shape[axis])),)
+
+
+def run_instruction(ins: Instruction, args: list[Any], out: numpy.ndarray) -> None:
+    """Compute ``ins`` on ``args`` (tiles or scalars of the right dtypes) into ``out``."""
+    if ins.op == "astype":
+        numpy.copyto(out, args[0], casting="unsafe")
+    elif ins.op == "where":
+        numpy.copyto(out, args[2])
+        numpy.copyto(out, args[1], where=args[0])
+    elif ins.op == "real":
+        numpy.copyto(out, numpy.real(args[0]))
+    elif ins.op == "imag":
+        numpy.copyto(out, numpy.imag(args[0]))
+    elif ins.op == "from_parts":
+        out.real[...] = args[0]
+        out.imag[...] = args[1]
+    else:
+        _run_ufunc(ins, args, out)
+
+
+def _run_ufunc(ins: Instruction, args: list[Any], out: numpy.ndarray) -> None:
+    ufunc = getattr(numpy, ins.op)
+    if ufunc.nout == 1:
+        ufunc(*args, out=out)
+        return
+    output = dict(ins.params).get("output", 0)
+    results = ufunc(*args)
+    numpy.copyto(out, results[output])

@@ -1,0 +1,88 @@
+"""The numexpr form of a ``ScalarProgram``, for the programs numexpr computes exactly as
+NumPy does.
+
+numexpr's transcendental functions, integer arithmetic (C's sign for ``%``, division),
+``**`` (rewritten to ``sqrt``/products) and mixed-type promotion differ from NumPy's, so
+only float64 arithmetic that IEEE 754 rounds exactly (``+ - * /``, ``sqrt``, ``abs``,
+negation), float64 comparisons, ``where`` and boolean logic are sent to numexpr, and only
+when the program is a tree (numexpr would recompute a shared value). Sample::
+
+    0.2 * (a + b + c)  ->  "(0.2 * ((v0 + v1) + v2))"
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import numpy
+
+from .._ir.scalar_program import Instruction, ScalarProgram
+
+_F8 = numpy.dtype(numpy.float64)
+_BOOL = numpy.dtype(bool)
+_INFIX = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/"}
+_COMPARISONS = {
+    "greater": ">",
+    "greater_equal": ">=",
+    "less": "<",
+    "less_equal": "<=",
+    "equal": "==",
+    "not_equal": "!=",
+}
+_LOGICAL = {"logical_and": "&", "logical_or": "|"}
+_CALLS = {"sqrt": "sqrt", "absolute": "abs"}
+
+
+def numexpr_source(program: ScalarProgram) -> str | None:
+    """The numexpr expression over ``v0, v1, ...`` computing ``program``, or ``None`` when
+    numexpr would not give NumPy's bits."""
+    if len(program.outputs) != 1 or any(d not in (_F8, _BOOL) for d in program.inputs):
+        return None
+    uses = Counter(arg for ins in program.instructions for arg in ins.args)
+    # A tree reading every input (numexpr wants each named input in the expression).
+    if any(count > 1 for count in uses.values()) or any(
+        uses[k] == 0 for k in range(len(program.inputs))
+    ):
+        return None
+    text: dict[int, str] = {k: f"v{k}" for k in range(len(program.inputs))}
+    for ins in program.instructions:
+        arg_dtypes = [program.dtype_of(a) for a in ins.args]
+        source = _instruction_source(ins, [text[a] for a in ins.args], arg_dtypes)
+        if source is None:
+            return None
+        text[ins.result] = source
+    return text[program.outputs[0]]
+
+
+def _instruction_source(
+    ins: Instruction, args: list[str], arg_dtypes: list[numpy.dtype]
+) -> str | None:
+    floats = all(d == _F8 for d in arg_dtypes)
+    bools = all(d == _BOOL for d in arg_dtypes)
+    if ins.op == "const":
+        return _constant(dict(ins.params)["value"], ins.dtype)
+    if ins.op in _INFIX and floats and ins.dtype == _F8:
+        return f"({args[0]} {_INFIX[ins.op]} {args[1]})"
+    if ins.op in _COMPARISONS and floats:
+        return f"({args[0]} {_COMPARISONS[ins.op]} {args[1]})"
+    if ins.op in _LOGICAL and bools:
+        return f"({args[0]} {_LOGICAL[ins.op]} {args[1]})"
+    if ins.op == "logical_not" and bools:
+        return f"(~{args[0]})"
+    if ins.op == "negative" and floats:
+        return f"(-{args[0]})"
+    if ins.op in _CALLS and floats and ins.dtype == _F8:
+        return f"{_CALLS[ins.op]}({args[0]})"
+    if ins.op == "where" and arg_dtypes[0] == _BOOL and ins.dtype == _F8:
+        return f"where({args[0]}, {args[1]}, {args[2]})"
+    return None
+
+
+def _constant(value: object, dtype: numpy.dtype) -> str | None:
+    if dtype == _BOOL:
+        return "True" if value else "False"
+    if dtype == _F8 and isinstance(value, float) and math.isfinite(value):
+        # repr round-trips a float64 exactly; a negative one (or -0.0) as a negation.
+        return f"(-{-value!r})" if math.copysign(1.0, value) < 0 else repr(value)
+    return None

@@ -1,0 +1,25 @@
+"""``FusedElementwise``: a tree of elementwise nodes computed as one kernel per chunk."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .expr import Expr
+from .scalar_program import ScalarProgram
+
+
+class FusedElementwise(Expr):
+    """``program`` evaluated elementwise over ``children`` (input ``k`` of the program is
+    ``children[k]``), broadcast together to ``shape``.
+
+    Inputs may have fewer dimensions than the result or size-1 axes (broadcasting), and may
+    be 0-d (a reduction's result used as a scalar). Built by ``_passes.fuse_elementwise``.
+    """
+
+    __slots__ = ("program",)
+
+    def __init__(
+        self, program: ScalarProgram, inputs: tuple[Expr, ...], shape: tuple[int, ...], dtype: Any
+    ) -> None:
+        super().__init__(shape, dtype, inputs)
+        self.program = program

@@ -1,0 +1,1 @@
+"""Pure ``Expr -> Expr`` rewrites run before lowering (``pipeline.run_passes``)."""
