@@ -22,6 +22,13 @@ from dask_gpunumeric._ir.leaves import DaskData
 pytestmark = pytest.mark.slow
 
 
+@pytest.fixture(autouse=True)
+def distributed_scheduler(backend: str) -> Iterator[None]:
+    """Computations go to the active client here (the suite's default is threads)."""
+    with dnp.config.set(scheduler="distributed"):
+        yield
+
+
 @pytest.fixture(scope="module")
 def client() -> Iterator[Client]:
     with (
