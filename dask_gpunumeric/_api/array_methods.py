@@ -243,6 +243,16 @@ def _tofile(self: ndarray, fid: Any, sep: str = "", format: str = "%s") -> None:
     io.tofile(self, fid, sep, format)
 
 
+# -- Rounding (api-more) ----------------------------------------------------------------
+def _round(self: ndarray, decimals: int = 0, out: Any = None) -> ndarray:
+    from . import math_misc
+
+    return math_misc.around(self, decimals, out)
+
+
+# -- end of api-more methods ------------------------------------------------------------
+
+
 def install() -> None:
     _install_operators()
     for name, function in {**_METHODS, **_manipulation_methods()}.items():
@@ -257,6 +267,7 @@ def install() -> None:
     ndarray.__array_ufunc__ = _array_ufunc  # type: ignore[attr-defined]
     ndarray.__array_function__ = _array_function  # type: ignore[attr-defined]
     ndarray.tofile = _tofile  # type: ignore[attr-defined]
+    ndarray.round = _round  # type: ignore[attr-defined]
 
 
 install()

@@ -114,3 +114,10 @@ def test_trapezoid(axis: int) -> None:
         rtol=1e-12,
     )
     assert_raises_like(lambda: numpy.trapezoid(data, axis=3), lambda: np.trapezoid(y, axis=3))
+
+
+def test_round_method() -> None:
+    data = _data("float64") / 3
+    x = np.asarray(data, chunks=(3, 4))
+    assert_eq(x.round(), data.round())
+    assert_eq(x.round(2), data.round(2))
