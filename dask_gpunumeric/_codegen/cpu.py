@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -56,17 +57,24 @@ def compile_program(program: ScalarProgram, constants: tuple[str, ...], ndim: in
 
 
 def _numexpr_evaluator(program: ScalarProgram, source: str) -> Evaluator | None:
-    numexpr.set_num_threads(1)  # one task per core already: no threads inside a task
+    """numexpr, single-threaded (dask runs one task per core already), one compiled object
+    per thread: a compiled ``NumExpr`` keeps its work buffers on itself, so two threads
+    calling one object corrupt each other's results (pydata/numexpr#569)."""
+    numexpr.set_num_threads(1)
     signature = [
         (f"v{k}", numexpr.necompiler.getType(numpy.empty(0, dtype)))
         for k, dtype in enumerate(program.inputs)
     ]
     try:
-        compiled = numexpr.NumExpr(source, signature)
+        numexpr.NumExpr(source, signature)
     except ValueError:  # numexpr folded an input away (``where(False, a, b)``)
         return None
+    per_thread = threading.local()
 
     def run(operands: tuple[numpy.ndarray, ...]) -> numpy.ndarray:
+        compiled = getattr(per_thread, "compiled", None)
+        if compiled is None:
+            compiled = per_thread.compiled = numexpr.NumExpr(source, signature)
         return compiled(*operands, out=None, order="K", casting="safe", ex_uses_vml=False)
 
     return run

@@ -46,7 +46,10 @@ def numexpr_source(program: ScalarProgram) -> str | None:
     ):
         return None
     text: dict[int, str] = {k: f"v{k}" for k in range(len(program.inputs))}
+    constants = {ins.result for ins in program.instructions if ins.op == "const"}
     for ins in program.instructions:
+        if ins.op == "divide" and ins.args[1] in constants:
+            return None
         arg_dtypes = [program.dtype_of(a) for a in ins.args]
         source = _instruction_source(ins, [text[a] for a in ins.args], arg_dtypes)
         if source is None:

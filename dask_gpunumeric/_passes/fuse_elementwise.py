@@ -118,7 +118,6 @@ def _replacement(groups: dict[int, _Group]) -> Callable[[Expr, Callable[[Expr], 
         assert isinstance(node, Elementwise)
         program, inputs = build_program(node, group.members)
         fused = FusedElementwise(program, tuple(new_of(x) for x in inputs), node.shape, node.dtype)
-        fused.number = node.number
         fused.annotations = node.annotations
         return fused
 

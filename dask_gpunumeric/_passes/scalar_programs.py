@@ -23,7 +23,7 @@ from .._ir.ufunc_table import ufunc_by_name
 PYTHON_SCALARS = (bool, int, float, complex)
 
 
-class NotFusable(Exception):
+class NotFusableError(Exception):
     """The node has no exact scalar-program form (e.g. a scalar not representable in its
     loop dtype); it stays an ``Elementwise`` node."""
 
@@ -36,7 +36,7 @@ class ProgramBuilder:
         self.n_inputs = len(self.dtypes)
         self.instructions: list[Instruction] = []
         self._casts: dict[tuple[int, numpy.dtype], int] = {}
-        self._consts: dict[tuple[Any, numpy.dtype], int] = {}
+        self._consts: dict[tuple[type, str, numpy.dtype], int] = {}
 
     def emit(self, op: str, args: tuple[int, ...], dtype: Any, params: tuple = ()) -> int:
         result = len(self.dtypes)
@@ -69,13 +69,13 @@ class ProgramBuilder:
 
 
 def exact_scalar(scalar: Any, dtype: numpy.dtype) -> Any:
-    """``scalar`` in ``dtype`` as a Python scalar; ``NotFusable`` if NumPy would refuse it."""
+    """``scalar`` in ``dtype`` as a Python scalar; ``NotFusableError`` if NumPy would refuse it."""
     try:
         with warnings.catch_warnings(), numpy.errstate(all="ignore"):
             warnings.simplefilter("ignore")
             return dtype.type(scalar).item()
     except (OverflowError, ValueError, TypeError) as error:
-        raise NotFusable(f"{scalar!r} as {dtype}: {error}") from None
+        raise NotFusableError(f"{scalar!r} as {dtype}: {error}") from None
 
 
 def scalar_dtype_hint(scalar: Any) -> Any:
@@ -96,7 +96,9 @@ def translate(builder: ProgramBuilder, node: Elementwise, operands: list[Operand
     translation = _translations.get(node.op, _translate_ufunc)
     result = translation(builder, node, operands)
     if builder.dtypes[result] != node.dtype:
-        raise NotFusable(f"{node.op} gives {builder.dtypes[result]}, the node says {node.dtype}")
+        raise NotFusableError(
+            f"{node.op} gives {builder.dtypes[result]}, the node says {node.dtype}"
+        )
     return result
 
 
@@ -112,20 +114,18 @@ def _operand_hint(builder: ProgramBuilder, operand: Operand) -> Any:
 
 def _translate_ufunc(builder: ProgramBuilder, node: Elementwise, operands: list[Operand]) -> int:
     if node.op not in ufunc_by_name:
-        raise NotFusable(f"no scalar form for {node.op!r}")
+        raise NotFusableError(f"no scalar form for {node.op!r}")
     spec = ufunc_by_name[node.op]
     params = dict(node.params)
     output = params.get("output", 0)
     hints = tuple(_operand_hint(builder, x) for x in operands) + (None,) * spec.nout
-    signature = None
+    options: dict[str, Any] = {"casting": params.get("casting", "same_kind")}
     if "dtype" in params:
-        signature = (None,) * spec.nin + (params["dtype"],) * spec.nout
+        options["signature"] = (None,) * spec.nin + (params["dtype"],) * spec.nout
     try:
-        loop = spec.numpy_ufunc.resolve_dtypes(
-            hints, signature=signature, casting=params.get("casting", "same_kind")
-        )
+        loop = spec.numpy_ufunc.resolve_dtypes(hints, **options)
     except (TypeError, ValueError) as error:  # the call's probe accepted it: be safe
-        raise NotFusable(str(error)) from None
+        raise NotFusableError(str(error)) from None
     args = tuple(_as_value(builder, x, dtype) for x, dtype in zip(operands, loop, strict=False))
     extra = (("output", output),) if spec.nout > 1 else ()
     result = builder.emit(spec.numpy_name, args, loop[spec.nin + output], extra)
@@ -155,7 +155,7 @@ def _translate_component(
 ) -> int:
     kind, payload = operands[0]
     if kind != "value":
-        raise NotFusable("real/imag of a scalar")
+        raise NotFusableError("real/imag of a scalar")
     return builder.emit(node.op, (payload,), node.dtype)
 
 
@@ -226,6 +226,6 @@ def is_translatable(node: Elementwise) -> bool:
     """Whether ``node`` alone has a scalar-program form (its children as inputs)."""
     try:
         build_program(node, {node.number})
-    except NotFusable:
+    except NotFusableError:
         return False
     return True
