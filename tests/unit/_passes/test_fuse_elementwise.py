@@ -12,6 +12,7 @@ import numpy
 import pytest
 
 import dask_gpunumeric as dnp
+from benchmarks.fusion import black_scholes, long_chain, trigonometric
 from dask_gpunumeric._codegen import cpu
 from dask_gpunumeric._ir.elementwise import Elementwise, ufunc_node
 from dask_gpunumeric._ir.expr import Expr
@@ -23,32 +24,6 @@ from dask_gpunumeric._passes.rebuild import nodes_children_first
 from dask_gpunumeric.testing import assert_eq
 
 SHAPE, CHUNKS = (30, 40), (10, 20)  # 6 output chunks
-
-
-def long_chain(np: Any, a: Any, b: Any, c: Any, d: Any, e: Any) -> Any:
-    return 0.2 * (a + b + c + d + e)
-
-
-def trigonometric(np: Any, x: Any) -> Any:
-    return np.sin(x) ** 2 + np.cos(x) ** 2 * 0.5 - x / 3
-
-
-def black_scholes(np: Any, price: Any, strike: Any, years: Any) -> Any:
-    """The call price, with the usual polynomial cumulative normal distribution."""
-    rate, volatility = 0.02, 0.3
-    root = np.sqrt(years)
-    d1 = (np.log(price / strike) + (rate + 0.5 * volatility * volatility) * years) / (
-        volatility * root
-    )
-    d2 = d1 - volatility * root
-
-    def cnd(d: Any) -> Any:
-        k = 1.0 / (1.0 + 0.2316419 * np.abs(d))
-        poly = k * (0.31938153 + k * (-0.356563782 + k * (1.781477937 + k * (-1.821255978))))
-        w = 1.0 - 0.3989422804014327 * np.exp(-0.5 * d * d) * (poly + 1.330274429 * k**5)
-        return np.where(d < 0, 1.0 - w, w)
-
-    return price * cnd(d1) - strike * np.exp(-rate * years) * cnd(d2)
 
 
 def host_inputs(count: int) -> list[numpy.ndarray]:
