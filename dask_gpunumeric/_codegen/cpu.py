@@ -30,7 +30,7 @@ import numexpr
 import numpy
 
 from .._ir.scalar_program import Instruction, ScalarProgram
-from .numexpr_source import numexpr_source
+from .numexpr_source import numexpr_source, value_dtypes
 
 TILE_ELEMENTS = 1 << 14
 Evaluator = Callable[[tuple[numpy.ndarray, ...]], numpy.ndarray]
@@ -87,7 +87,8 @@ class _TiledChain:
         self.program = program
         self.n_inputs = len(program.inputs)
         self.output = program.outputs[0]
-        self.dtype = program.dtype_of(self.output)
+        dtypes = value_dtypes(program)
+        self.dtype = dtypes[self.output]
         last_use = {a: i for i, ins in enumerate(program.instructions) for a in ins.args}
         self.slots: dict[int, int] = {}  # value -> buffer slot
         self.slot_dtypes: list[numpy.dtype] = []
@@ -98,7 +99,7 @@ class _TiledChain:
                 self.slots[ins.result] = pool.pop() if pool else self._new_slot(ins.dtype)
             for arg in set(ins.args):
                 if last_use[arg] == i and arg in self.slots:
-                    free.setdefault(self.program.dtype_of(arg), []).append(self.slots[arg])
+                    free.setdefault(dtypes[arg], []).append(self.slots[arg])
         self.constants = {
             ins.result: ins.dtype.type(dict(ins.params)["value"])
             for ins in program.instructions

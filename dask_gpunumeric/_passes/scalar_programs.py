@@ -9,6 +9,7 @@ NumPy's clip); ``where`` casts its condition to bool and its branches to the res
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -21,6 +22,7 @@ from .._ir.scalar_program import Instruction, ScalarProgram
 from .._ir.ufunc_table import ufunc_by_name
 
 PYTHON_SCALARS = (bool, int, float, complex)
+_FLOAT64 = numpy.dtype(numpy.float64)
 
 
 class NotFusableError(Exception):
@@ -70,6 +72,8 @@ class ProgramBuilder:
 
 def exact_scalar(scalar: Any, dtype: numpy.dtype) -> Any:
     """``scalar`` in ``dtype`` as a Python scalar; ``NotFusableError`` if NumPy would refuse it."""
+    if type(scalar) is float and dtype == _FLOAT64:  # the common case, exact as it is
+        return scalar
     try:
         with warnings.catch_warnings(), numpy.errstate(all="ignore"):
             warnings.simplefilter("ignore")
@@ -119,17 +123,26 @@ def _translate_ufunc(builder: ProgramBuilder, node: Elementwise, operands: list[
     params = dict(node.params)
     output = params.get("output", 0)
     hints = tuple(_operand_hint(builder, x) for x in operands) + (None,) * spec.nout
-    options: dict[str, Any] = {"casting": params.get("casting", "same_kind")}
-    if "dtype" in params:
-        options["signature"] = (None,) * spec.nin + (params["dtype"],) * spec.nout
-    try:
-        loop = spec.numpy_ufunc.resolve_dtypes(hints, **options)
-    except (TypeError, ValueError) as error:  # the call's probe accepted it: be safe
-        raise NotFusableError(str(error)) from None
+    loop = _loop_dtypes(spec.numpy_name, hints, params.get("dtype"), params.get("casting"))
     args = tuple(_as_value(builder, x, dtype) for x, dtype in zip(operands, loop, strict=False))
     extra = (("output", output),) if spec.nout > 1 else ()
     result = builder.emit(spec.numpy_name, args, loop[spec.nin + output], extra)
     return builder.cast(result, node.dtype)
+
+
+@functools.lru_cache(maxsize=4096)
+def _loop_dtypes(
+    name: str, hints: tuple[Any, ...], dtype: numpy.dtype | None, casting: str | None
+) -> tuple[numpy.dtype, ...]:
+    """The loop NumPy picks (``resolve_dtypes``), cached: a long chain asks the same."""
+    ufunc = getattr(numpy, name)
+    options: dict[str, Any] = {"casting": casting or "same_kind"}
+    if dtype is not None:
+        options["signature"] = (None,) * ufunc.nin + (dtype,) * ufunc.nout
+    try:
+        return tuple(ufunc.resolve_dtypes(hints, **options))
+    except (TypeError, ValueError) as error:  # the call's probe accepted it: be safe
+        raise NotFusableError(str(error)) from None
 
 
 def _translate_astype(builder: ProgramBuilder, node: Elementwise, operands: list[Operand]) -> int:
