@@ -105,6 +105,12 @@ class _TiledChain:
             for ins in program.instructions
             if ins.op == "const"
         }
+        # (function, argument values, result value, buffer slot or None for the output)
+        self.steps = [
+            (step_function(ins), ins.args, ins.result, self.slots.get(ins.result))
+            for ins in program.instructions
+            if ins.op != "const"
+        ]
 
     def _new_slot(self, dtype: numpy.dtype) -> int:
         self.slot_dtypes.append(dtype)
@@ -130,12 +136,10 @@ class _TiledChain:
     ) -> None:
         values: dict[int, Any] = dict(enumerate(inputs))
         values.update(self.constants)
-        for ins in self.program.instructions:
-            if ins.op == "const":
-                continue
-            out = target if ins.result == self.output else buffers[self.slots[ins.result]]
-            run_instruction(ins, [values[a] for a in ins.args], out)
-            values[ins.result] = out
+        for function, args, result, slot in self.steps:
+            out = target if slot is None else buffers[slot]
+            function([values[a] for a in args], out)
+            values[result] = out
         if self.output < self.n_inputs or self.output in self.constants:
             numpy.copyto(target, values[self.output], casting="unsafe")
 
@@ -159,29 +163,35 @@ def _tile_indices(shape: tuple[int, ...], axis: int, rows: int) -> Iterator[tupl
             yield leading + (slice(start, min(start + rows, shape[axis])),)
 
 
-def run_instruction(ins: Instruction, args: list[Any], out: numpy.ndarray) -> None:
-    """Compute ``ins`` on ``args`` (tiles or scalars of the right dtypes) into ``out``."""
-    if ins.op == "astype":
-        numpy.copyto(out, args[0], casting="unsafe")
-    elif ins.op == "where":
-        numpy.copyto(out, args[2])
-        numpy.copyto(out, args[1], where=args[0])
-    elif ins.op == "real":
-        numpy.copyto(out, numpy.real(args[0]))
-    elif ins.op == "imag":
-        numpy.copyto(out, numpy.imag(args[0]))
-    elif ins.op == "from_parts":
-        out.real[...] = args[0]
-        out.imag[...] = args[1]
-    else:
-        _run_ufunc(ins, args, out)
+Step = Callable[[list[Any], numpy.ndarray], None]
 
 
-def _run_ufunc(ins: Instruction, args: list[Any], out: numpy.ndarray) -> None:
+def step_function(ins: Instruction) -> Step:
+    """What computes ``ins`` on its arguments (tiles or scalars of the right dtypes) into
+    ``out``: NumPy's own ufunc for ufuncs, copies for casts and ``where``."""
+    if ins.op in _COPIES:
+        return _COPIES[ins.op]
     ufunc = getattr(numpy, ins.op)
     if ufunc.nout == 1:
-        ufunc(*args, out=out)
-        return
+        return lambda args, out: ufunc(*args, out=out)
     output = dict(ins.params).get("output", 0)
-    results = ufunc(*args)
-    numpy.copyto(out, results[output])
+    return lambda args, out: numpy.copyto(out, ufunc(*args)[output])
+
+
+def _where(args: list[Any], out: numpy.ndarray) -> None:
+    numpy.copyto(out, args[2])
+    numpy.copyto(out, args[1], where=args[0])
+
+
+def _from_parts(args: list[Any], out: numpy.ndarray) -> None:
+    out.real[...] = args[0]
+    out.imag[...] = args[1]
+
+
+_COPIES: dict[str, Step] = {
+    "astype": lambda args, out: numpy.copyto(out, args[0], casting="unsafe"),
+    "where": _where,
+    "real": lambda args, out: numpy.copyto(out, numpy.real(args[0])),
+    "imag": lambda args, out: numpy.copyto(out, numpy.imag(args[0])),
+    "from_parts": _from_parts,
+}
