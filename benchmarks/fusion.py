@@ -8,7 +8,7 @@ fusion off, ours with fusion on, for three float64 expressions on NumPy chunks:
 The memory-bandwidth floor of an expression is the bytes of its inputs read once plus its
 output written once, over the copy bandwidth this run measures itself (STREAM-style
 ``copyto`` of a large array, on one thread and on two threads, the better one). Dask runs
-its threaded scheduler with one thread per core; the inputs are in memory as chunks
+its threaded scheduler with one thread per core, on four equal chunks per core; the inputs are in memory as chunks
 before the clock starts and results are kept as chunks (``dask.persist``), so no
 concatenation is timed. Every figure is the best of ``--repeat`` runs.
 
@@ -63,7 +63,7 @@ EXPRESSIONS: dict[str, tuple[Callable[..., Any], int]] = {
     "trig": (trigonometric, 1),
     "black_scholes": (black_scholes, 3),
 }
-CHUNK_ELEMENTS = 1 << 22  # 32 MiB of float64 per chunk
+BLOCKS_PER_CORE = 4  # equal chunks, a small multiple of the cores (DESIGN.md §4)
 
 
 @dataclass(frozen=True)
@@ -115,7 +115,7 @@ def measure(name: str, size: int, repeat: int, bandwidth: float) -> FusionTimes:
     expression, n_inputs = EXPRESSIONS[name]
     generator = numpy.random.default_rng(0)
     hosts = [generator.uniform(1.0, 100.0, size) for _ in range(n_inputs)]
-    chunks = (min(size, CHUNK_ELEMENTS),)
+    chunks = (chunk_elements(size),)
     with numpy.errstate(all="ignore"):
         numpy_time = best_of(repeat, lambda: expression(numpy, *hosts))
     with dask.config.set(scheduler="threads", num_workers=os.cpu_count() or 2):
@@ -132,9 +132,13 @@ def measure(name: str, size: int, repeat: int, bandwidth: float) -> FusionTimes:
     return FusionTimes(name, numpy_time, dask_time, timings[False], timings[True], floor)
 
 
+def chunk_elements(size: int) -> int:
+    return -(-size // (BLOCKS_PER_CORE * (os.cpu_count() or 2)))
+
+
 def report(results: list[FusionTimes], size: int, bandwidth: float) -> str:
     lines = [
-        f"size {size:.3g} float64, chunks of {min(size, CHUNK_ELEMENTS)} elements, "
+        f"size {size:.3g} float64, chunks of {chunk_elements(size)} elements, "
         f"{os.cpu_count()} cores; copy bandwidth {bandwidth / 1e9:.2f} GB/s",
         f"{'expression':<14} {'numpy':>8} {'dask':>8} {'off':>8} {'on':>8} {'floor':>8}"
         f" {'on/floor':>9} {'numpy/on':>9} {'off/on':>7}",
