@@ -54,14 +54,33 @@ from numpy import (  # dtypes, constants and type helpers are NumPy's own
 )
 
 from . import _api
+from . import fft as fft  # subpackages, as numpy's: fft, linalg, random
+from . import linalg as linalg
+from . import random as random
 from ._api import array_methods as _array_methods  # noqa: F401 - attaches ndarray methods
+from ._api.broadcasting import *  # noqa: F403
+from ._api.convolution import *  # noqa: F403
 from ._api.creation import *  # noqa: F403
+from ._api.diagonals import *  # noqa: F403
+from ._api.differences import *  # noqa: F403
 from ._api.elementwise import *  # noqa: F403
+from ._api.histograms import *  # noqa: F403
+from ._api.insertion import *  # noqa: F403
+from ._api.io import *  # noqa: F403
+from ._api.joining import *  # noqa: F403
 from ._api.linear_algebra import *  # noqa: F403
+from ._api.logic import *  # noqa: F403
 from ._api.manipulation import *  # noqa: F403
 from ._api.materialization import *  # noqa: F403
+from ._api.miscellaneous import *  # noqa: F403
 from ._api.numerical_ranges import *  # noqa: F403
+from ._api.order_statistics import *  # noqa: F403
 from ._api.reductions import *  # noqa: F403
+from ._api.selection import *  # noqa: F403
+from ._api.set_operations import *  # noqa: F403
+from ._api.sorting import *  # noqa: F403
+from ._api.statistics import *  # noqa: F403
+from ._api.tiling import *  # noqa: F403
 from ._api.ufuncs import ufunc
 from ._api.ufuncs import ufuncs as _ufuncs
 from ._array.ndarray import ndarray
@@ -70,16 +89,37 @@ from ._runtime import config
 # One module per NumPy reference section; each lists its public names in ``__all__``.
 # A new section module is added to this tuple and star-imported above.
 _api_modules = (
+    _api.broadcasting,
+    _api.convolution,
     _api.creation,
+    _api.diagonals,
+    _api.differences,
     _api.elementwise,
+    _api.histograms,
+    _api.insertion,
+    _api.io,
+    _api.joining,
     _api.linear_algebra,
+    _api.logic,
     _api.manipulation,
     _api.materialization,
+    _api.miscellaneous,
     _api.numerical_ranges,
+    _api.order_statistics,
     _api.reductions,
+    _api.selection,
+    _api.set_operations,
+    _api.sorting,
+    _api.statistics,
+    _api.tiling,
 )
 
 globals().update(_ufuncs)
+
+# Every name not defined above: NumPy's types and constants, functions through the fallback.
+from ._api.fallback import fallback_getattr as _fallback_getattr  # noqa: E402
+
+__getattr__ = _fallback_getattr("numpy")
 
 __version__ = "0.1.0"
 

@@ -3,12 +3,13 @@ array methods from its NumPy layer the same way), plus the NumPy dispatch protoc
 
 from __future__ import annotations
 
+import types as types_module
 from typing import Any
 
 import numpy
 
 from .._array.ndarray import ndarray
-from . import creation, elementwise, linear_algebra, reductions
+from . import creation, elementwise, io, linear_algebra, reductions, sorting
 from .ufuncs import ufuncs
 
 _BINARY_OPERATORS = {
@@ -143,6 +144,29 @@ def _flatten(self: ndarray, order: str = "C") -> ndarray:
     return creation.copy(self.reshape(-1))
 
 
+# -- math section (api-math): sorting and partitioning methods; sort/partition are
+# in place, as in NumPy (through views too: the result is written back).
+def _sort_in_place(
+    self: ndarray, axis: Any = -1, kind: Any = None, order: Any = None, *, stable: Any = None
+) -> None:
+    self[...] = sorting.sort(self, axis, kind, order, stable=stable)
+
+
+def _partition_in_place(
+    self: ndarray, kth: Any, axis: Any = -1, kind: str = "introselect", order: Any = None
+) -> None:
+    self[...] = sorting.partition(self, kth, axis, kind, order)
+
+
+_MATH_METHODS = {
+    "argsort": sorting.argsort,
+    "argpartition": sorting.argpartition,
+    "sort": _sort_in_place,
+    "partition": _partition_in_place,
+}
+# -- end of the math section -------------------------------------------------------------
+
+
 def _array_ufunc(
     self: ndarray, ufunc: numpy.ufunc, method: str, *inputs: Any, **kwargs: Any
 ) -> Any:
@@ -169,18 +193,61 @@ def _array_ufunc(
 _PRODUCT_UFUNCS = {"matmul": linear_algebra.matmul}
 
 
+# NumPy functions our namespace re-exports that look at their array arguments' dtypes only.
+_DTYPE_ONLY = frozenset({"result_type", "can_cast"})
+
+
 def _array_function(self: ndarray, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
     import dask_gpunumeric
 
-    ours = getattr(dask_gpunumeric, func.__name__, None)
-    if ours is None or ours is func:
+    # numpy.linalg.inv(ours) finds dask_gpunumeric.linalg.inv (or its fallback).
+    namespace: Any = dask_gpunumeric
+    if func.__module__ and func.__module__.startswith("numpy."):
+        for part in func.__module__.split(".")[1:]:
+            namespace = getattr(namespace, part, dask_gpunumeric)
+    ours: Any = getattr(namespace, func.__name__, None)
+    if func.__name__ in _DTYPE_ONLY and ours is func:
+        # NumPy's own dtype helpers, re-exported: they need our arrays' dtypes only.
+        return ours(*(a.dtype if isinstance(a, ndarray) else a for a in args), **kwargs)
+    # A subpackage of the same name (numpy.fft(ours) must not find our fft module).
+    if ours is None or ours is func or isinstance(ours, types_module.ModuleType):
         return NotImplemented
     return ours(*args, **kwargs)
 
 
+# -- Array manipulation and indexing routines (api-manipulation) -------------------------
+def _manipulation_methods() -> dict[str, Any]:
+    from . import diagonals, insertion, manipulation, selection, tiling
+
+    return {
+        "squeeze": manipulation.squeeze,
+        "repeat": tiling.repeat,
+        "diagonal": diagonals.diagonal,
+        "trace": diagonals.trace,
+        "take": selection.take,
+        "compress": lambda self, condition, axis=None, out=None: selection.compress(
+            condition, self, axis, out
+        ),
+        "choose": lambda self, choices, out=None, mode="raise": selection.choose(
+            self, choices, out, mode
+        ),
+        "nonzero": selection.nonzero,
+        "searchsorted": selection.searchsorted,
+        "put": insertion.put,
+    }
+
+
+# -- end of api-manipulation methods ---------------------------------------------------
+# -- Input and output (api-subpackages) ----------------------------------------------------
+def _tofile(self: ndarray, fid: Any, sep: str = "", format: str = "%s") -> None:  # noqa: A002
+    io.tofile(self, fid, sep, format)
+
+
 def install() -> None:
     _install_operators()
-    for name, function in _METHODS.items():
+    for name, function in {**_METHODS, **_manipulation_methods()}.items():
+        setattr(ndarray, name, function)
+    for name, function in _MATH_METHODS.items():
         setattr(ndarray, name, function)
     ndarray.copy = _copy  # type: ignore[attr-defined]
     ndarray.fill = _fill  # type: ignore[attr-defined]
@@ -189,6 +256,7 @@ def install() -> None:
     ndarray.imag = property(elementwise.imag)  # type: ignore[attr-defined]
     ndarray.__array_ufunc__ = _array_ufunc  # type: ignore[attr-defined]
     ndarray.__array_function__ = _array_function  # type: ignore[attr-defined]
+    ndarray.tofile = _tofile  # type: ignore[attr-defined]
 
 
 install()

@@ -18,12 +18,11 @@ __all__ = ["astype", "clip", "imag", "real", "where"]
 
 
 def where(condition: Any, x: Any = None, y: Any = None) -> Any:
-    """dask_gpunumeric implementation of :func:`numpy.where` (three-argument form)."""
+    """dask_gpunumeric implementation of :func:`numpy.where` (one argument: ``nonzero``)."""
     if x is None and y is None:
-        raise NotImplementedError(
-            "one-argument where (nonzero) has a data-dependent shape; it is not implemented "
-            "yet: use numpy.nonzero(a.compute())"
-        )
+        from .selection import nonzero
+
+        return nonzero(condition)
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
     return ndarray._from_expr(where_node(as_operand(condition), as_operand(x), as_operand(y)))

@@ -8,10 +8,11 @@ import numpy
 
 from .._array.coercion import as_expr
 from .._array.ndarray import ndarray
+from .._ir.dask_call import DaskCall
 from .._ir.products import Matmul, Tensordot
 from .ufuncs import ufuncs
 
-__all__ = ["dot", "inner", "matmul", "outer", "tensordot", "vdot"]
+__all__ = ["dot", "einsum", "inner", "kron", "matmul", "outer", "tensordot", "vdot"]
 
 
 def _to_out(result: ndarray, out: Any) -> ndarray:
@@ -138,3 +139,81 @@ def _tensordot_axes(
     if len(set(left_axes)) != len(left_axes) or len(set(right_axes)) != len(right_axes):
         raise ValueError("repeated axis in transpose")  # where NumPy's transpose refuses
     return tuple(left_axes), tuple(right_axes)
+
+
+# -- math section (api-math): einsum and kron ----------------------------------------------
+def einsum(
+    subscripts: Any,
+    *operands: Any,
+    out: Any = None,
+    dtype: Any = None,
+    order: str = "K",
+    casting: str = "safe",
+    optimize: Any = False,
+) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.einsum` (through ``dask.array.einsum``).
+
+    Differences from NumPy: subscripts as a string only (not the interleaved
+    ``(operand, sublist, ...)`` form); ``optimize`` is dask's concern and ignored.
+    """
+    if not isinstance(subscripts, str):
+        raise NotImplementedError(
+            "dask_gpunumeric.einsum takes its subscripts as a string, e.g. einsum('ij,jk', a, b)"
+        )
+    arrays = [ndarray._from_expr(as_expr(x)) for x in operands]
+    # NumPy's errors on zero-memory stand-ins of the real shapes (einsum_path computes nothing).
+    stand_ins = [numpy.broadcast_to(numpy.zeros((), a.dtype), a.shape) for a in arrays]
+    numpy.einsum_path(subscripts, *stand_ins, optimize="greedy")
+    ones = [numpy.ones((1,) * a.ndim, a.dtype) for a in arrays]
+    einsum_probe: Any = numpy.einsum
+    result_dtype = einsum_probe(subscripts, *ones, dtype=dtype, casting=casting).dtype
+    # dask may sum in a wider dtype than NumPy's: cast back (integer sums wrap alike).
+    result_shape = _einsum_shape(subscripts.replace(" ", ""), [a.shape for a in arrays])
+    keywords = (("dtype", dtype), ("casting", casting))
+    node = DaskCall(
+        "einsum",
+        (subscripts, *(a._read() for a in arrays)),
+        result_shape,
+        result_dtype,
+        keywords,
+    )
+    return _to_out(ndarray._from_expr(node), out)
+
+
+def _einsum_shape(subscripts: str, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """The output shape of valid (``einsum_path`` checked them) ``subscripts``."""
+    inputs, _, output = subscripts.partition("->")
+    sizes: dict[str, int] = {}
+    ellipsis: tuple[int, ...] = ()
+    for term, shape in zip(inputs.split(","), shapes, strict=True):
+        head, dots, tail = term.partition("...")
+        spread = len(shape) - len(head) - len(tail) if dots else 0
+        ellipsis = numpy.broadcast_shapes(ellipsis, shape[len(head) : len(head) + spread])
+        kept = shape[: len(head)] + shape[len(head) + spread :]
+        for label, size in zip(head + tail, kept, strict=True):
+            sizes[label] = max(sizes.get(label, 1), size)
+    if "->" not in subscripts:  # implicit: broadcast dims, then labels seen once, sorted
+        once = sorted(c for c in set(inputs) if c.isalpha() and inputs.count(c) == 1)
+        output = "..." + "".join(once)
+    head, dots, tail = output.partition("...")
+    broadcast = ellipsis if dots else ()
+    return (*(sizes[c] for c in head), *broadcast, *(sizes[c] for c in tail))
+
+
+def kron(a: Any, b: Any) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.kron`: the broadcast product of
+    ``a`` and ``b`` with their axes interleaved, reshaped (one fused elementwise tree)."""
+    left, right = ndarray._from_expr(as_expr(a)), ndarray._from_expr(as_expr(b))
+    if left.ndim == 0 or right.ndim == 0:
+        return ufuncs["multiply"](left, right)
+    ndim = max(left.ndim, right.ndim)
+    left_shape = (1,) * (ndim - left.ndim) + left.shape
+    right_shape = (1,) * (ndim - right.ndim) + right.shape
+    # a[i0, None, i1, None, ...] * b[None, j0, None, j1, ...]
+    spread_left = left.reshape(*(n for size in left_shape for n in (size, 1)))
+    spread_right = right.reshape(*(n for size in right_shape for n in (1, size)))
+    product = ufuncs["multiply"](spread_left, spread_right)
+    return product.reshape(*(m * n for m, n in zip(left_shape, right_shape, strict=True)))
+
+
+# -- end of the math section ---------------------------------------------------------------

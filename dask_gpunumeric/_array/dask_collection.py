@@ -10,6 +10,7 @@ import numpy
 
 from .._backends import get_backend
 from .._ir.leaves import DaskData
+from .._lowering import core as lowering_core
 from .._lowering import lower
 
 
@@ -67,8 +68,7 @@ class DaskCollectionMixin:
     def __dask_postpersist__(self) -> Any:
         return _from_persisted, (self._dask_array().__dask_postpersist__(),)
 
-    @staticmethod
-    def __dask_optimize__(graph: Any, keys: Any, **kwargs: Any) -> Any:
-        return da.Array.__dask_optimize__(graph, keys, **kwargs)
+    # dask.array's, except that annotations recorded on the nodes survive it.
+    __dask_optimize__ = staticmethod(lowering_core.optimize)
 
     __dask_scheduler__ = staticmethod(da.Array.__dask_scheduler__)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import dask
 import numpy
 
@@ -9,6 +12,7 @@ from .._backends import get_backend
 from .._ir.expr import Expr
 from .._ir.leaves import DaskData
 from .._lowering import lower, lower_all
+from .._runtime import execution
 from .store import Store, live_stores
 
 # Stores shallower than this are cheap to recompute; persisting them is not worth a copy.
@@ -26,7 +30,7 @@ def compute_expr(expr: Expr) -> numpy.ndarray:
     stores = _live_stores_within(expr)
     if stores:
         expr = _persist_with_stores(expr, stores)
-    (result,) = dask.compute(lower(expr, backend.name))
+    (result,) = execution.compute(lower(expr, backend.name))
     return numpy.asarray(backend.to_host(result)).reshape(expr.shape)
 
 
@@ -43,9 +47,7 @@ def _persist_with_stores(expr: Expr, stores: list[Store]) -> DaskData:
     their persisted leaves. Unoptimized: every store's key must be computed exactly once
     and keep its task, or a distributed scheduler sees two run_specs for one key."""
     backend = get_backend().name
-    arrays = dask.persist(
-        *lower_all([expr, *(s.version for s in stores)], backend), optimize_graph=False
-    )
+    arrays = execution.persist(*lower_all([expr, *(s.version for s in stores)], backend))
     leaves = [DaskData(array, backend=backend) for array in arrays]
     for store, leaf in zip(stores, leaves[1:], strict=True):
         store.version = leaf
@@ -71,3 +73,18 @@ def _live_stores_within(expr: Expr) -> list[Store]:
             found.append(candidates[node.number])
         stack.extend(node.children)
     return found
+
+
+def compute_per_block(expr: Expr, function: Callable[..., Any], *args: Any) -> list[Any]:
+    """``function(backend_name, block, offset, *args)`` on every block of the 1-d ``expr``,
+    run where the blocks are; the (small, host) results in block order. For data-dependent
+    results (``unique``) whose parts are reduced on the client."""
+    backend = get_backend().name
+    (array,) = lower_all([expr], backend)
+    offsets = numpy.cumsum((0,) + array.chunks[0][:-1]).tolist()
+    blocks = array.to_delayed().ravel().tolist()
+    tasks = [
+        dask.delayed(function)(backend, block, offset, *args)
+        for block, offset in zip(blocks, offsets, strict=True)
+    ]
+    return list(execution.compute(*tasks))

@@ -14,6 +14,7 @@ import numpy
 from .._ir.expr import Expr
 from . import indexing, views
 from .dask_collection import DaskCollectionMixin
+from .html_repr import html_repr
 from .materialize import compute_expr, persist_expr
 from .store import Store
 from .viewspec import ViewSpec
@@ -174,6 +175,9 @@ class ndarray(DaskCollectionMixin):  # noqa: N801 - NumPy's name
 
     def __str__(self) -> str:
         return str(self.__array__())
+
+    def _repr_html_(self) -> str:
+        return html_repr(self)
 
     def __format__(self, spec: str) -> str:
         return format(self.__array__(), spec)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 
 import numpy
 
+from .._ir.dask_call import DaskCall
 from .._ir.elementwise import component_node, from_parts_node
 from .._ir.expr import Expr
 from .._ir.indexing import Region, Reshape, SetItem, Slice, apply_region
@@ -27,7 +28,18 @@ class ReshapeStep:
     shape: tuple[int, ...]
 
 
-Step = Region | ReshapeStep
+@dataclass(frozen=True)
+class ComputedStep:
+    """A read-only view NumPy computes by strides (``broadcast_to``, ``diagonal``): read
+    as ``dask.array.<function>(value, *arguments)``, laid out by ``numpy.<function>``.
+    Only read-only views hold one, so nothing is ever written back through it."""
+
+    function: str
+    arguments: tuple[object, ...]
+    shape: tuple[int, ...]
+
+
+Step = Region | ReshapeStep | ComputedStep
 
 
 # The layout stand-in's element: a complex type, so that NumPy's own ``.real``/``.imag``
@@ -79,6 +91,10 @@ class ViewSpec:
         if not region.is_identity:
             steps.append(region)
         return replace(self, steps=tuple(steps))
+
+    def then_computed(self, step: ComputedStep) -> ViewSpec:
+        """This view through ``step``: read-only from then on, as NumPy's is."""
+        return replace(self, steps=(*self.steps, step), read_only=True)
 
     def then_reshape(self, shape: tuple[int, ...]) -> ViewSpec:
         if shape == self.shape:
@@ -154,6 +170,8 @@ class ViewSpec:
         for step in self.steps:
             if isinstance(step, Region):
                 stand_in = apply_region(stand_in, step)
+            elif isinstance(step, ComputedStep):
+                stand_in = getattr(numpy, step.function)(stand_in, *step.arguments)
             else:
                 stand_in = numpy.reshape(stand_in, step.shape, copy=False)
         if self.part is not None:
@@ -171,7 +189,13 @@ def _stand_in_origin(stand_in: numpy.ndarray) -> int:
 
 def _read(value: Expr, steps: tuple[Step, ...]) -> Expr:
     for step in steps:
-        value = Slice(value, step) if isinstance(step, Region) else Reshape(value, step.shape)
+        if isinstance(step, Region):
+            value = Slice(value, step)
+        elif isinstance(step, ComputedStep):
+            arguments = (value, *step.arguments)
+            value = DaskCall(step.function, arguments, step.shape, value.dtype)
+        else:
+            value = Reshape(value, step.shape)
     return value
 
 

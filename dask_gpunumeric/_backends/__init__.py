@@ -1,7 +1,8 @@
 """Chunk backends: where a chunk lives and which array namespace computes on it.
 
-``get_backend()`` returns the backend named by ``gpunumeric.backend``. Only
-``cupy_backend`` imports cupy, and only when it is chosen.
+``get_backend()`` returns the backend named by ``gpunumeric.backend``; ``auto`` (the
+default) is resolved by asking the workers (``choice.py``). Only ``cupy_backend`` imports
+cupy, and only when it is chosen or probed.
 """
 
 from __future__ import annotations
@@ -19,16 +20,20 @@ _instances: dict[str, ChunkBackend] = {}
 
 def backend_names() -> tuple[str, ...]:
     """Names accepted by ``gpunumeric.backend``."""
-    return tuple(_BACKEND_MODULES)
+    return ("auto", *_BACKEND_MODULES)
 
 
 def get_backend(name: str | None = None) -> ChunkBackend:
     """The chunk backend called ``name`` (default: the configured one)."""
     name = name or config.get("backend")
+    if name == "auto":
+        from .choice import resolve_auto
+
+        name = resolve_auto()
     if name not in _instances:
         if name not in _BACKEND_MODULES:
             raise ValueError(
-                f"unknown gpunumeric.backend {name!r}; choose one of {', '.join(_BACKEND_MODULES)}"
+                f"unknown gpunumeric.backend {name!r}; choose one of {', '.join(backend_names())}"
             )
         import importlib
 

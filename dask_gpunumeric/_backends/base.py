@@ -32,3 +32,8 @@ class ChunkBackend(Protocol):
         """A new chunk: the fused elementwise ``program`` over the chunks ``operands``
         (broadcast together), computed on this backend's device."""
         ...
+
+    def generator(self, seed: numpy.random.SeedSequence) -> Any:
+        """A random generator seeded by ``seed`` whose draws are chunks of this backend
+        (NumPy's ``Generator`` API; a distribution it lacks is drawn on the host)."""
+        ...

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
 import numpy
+
+from .._codegen.cuda import generate_cuda
+from .._ir.scalar_program import ScalarProgram
 
 
 @dataclass(frozen=True)
@@ -22,6 +26,45 @@ class CupyBackend:
             return chunk
         return self.xp.asnumpy(chunk)
 
+    def generator(self, seed: numpy.random.SeedSequence) -> Any:
+        # CuPy's Generator (XORWOW, cuRAND) takes one integer seed: the sequence's first word.
+        state = int(seed.generate_state(1, numpy.uint64)[0])
+        return self.xp.random.Generator(self.xp.random.XORWOW(seed=state))
+
+    def evaluate_program(self, program: ScalarProgram, *operands: Any) -> Any:
+        """``program`` over device arrays or scalars ``operands`` (broadcast together) in
+        one ``cupy.ElementwiseKernel`` launch: a new chunk, or a tuple of chunks when the
+        program has several outputs (as ``ElementwiseKernel`` returns them).
+
+        The kernel is built once per process for each (program, ndim) from the source
+        ``_codegen.cuda`` generates; tasks carry only the program (plain data).
+        """
+        ndim = max((numpy.ndim(operand) for operand in operands), default=0)
+        kernel = elementwise_kernel(self.xp, program, _constants_key(program), ndim)
+        return kernel(*operands)
+
+
+@functools.lru_cache(maxsize=512)
+def elementwise_kernel(
+    xp: Any, program: ScalarProgram, constants: tuple[str, ...], ndim: int
+) -> Any:
+    """The ``ElementwiseKernel`` of ``program`` (cached per process; CuPy compiles it on
+    the first launch and caches the binary per dtype and ndim itself)."""
+    source = generate_cuda(program)
+    return xp.ElementwiseKernel(
+        source.in_params,
+        source.out_params,
+        source.operation,
+        source.name,
+        preamble=source.preamble,
+        options=source.options,
+    )
+
+
+def _constants_key(program: ScalarProgram) -> tuple[str, ...]:
+    # 0.0 == -0.0 and nan != nan: equal programs may differ in their constants' bits.
+    return tuple(repr(ins.params) for ins in program.instructions if ins.op == "const")
+
 
 def make_backend() -> CupyBackend:
     try:
@@ -32,3 +75,16 @@ def make_backend() -> CupyBackend:
             "(cupy-cuda12x, dask-cuda, distributed-ucxx)"
         ) from error
     return CupyBackend(name="cupy", xp=cupy, chunk_type=cupy.ndarray)
+
+
+def device_available() -> bool:
+    """Whether CuPy is installed here and sees a CUDA device: the ``backend: auto`` probe,
+    run on each worker (``client.run``) or, without a cluster, in this process."""
+    try:
+        import cupy
+    except ImportError:
+        return False
+    try:
+        return bool(cupy.is_available())
+    except Exception:  # a broken driver or runtime is no usable device
+        return False

@@ -26,6 +26,9 @@ class NumpyBackend:
     def evaluate_program(self, program: ScalarProgram, *operands: Any) -> numpy.ndarray:
         return cpu.evaluate(program, *operands)
 
+    def generator(self, seed: numpy.random.SeedSequence) -> numpy.random.Generator:
+        return numpy.random.Generator(numpy.random.PCG64(seed))
+
 
 def make_backend() -> NumpyBackend:
     return NumpyBackend()

@@ -179,6 +179,18 @@ class _DeviceNamespace:
         return on_device
 
 
+class _DeviceGenerator:
+    """A random generator on the simulated device: NumPy's, its draws device arrays (as
+    ``cupy.random.Generator``'s are)."""
+
+    def __init__(self, generator: numpy.random.Generator) -> None:
+        self._generator = generator
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self._generator, name)
+        return lambda *args, **kwargs: _wrap(method(*_unwrap(args), **_unwrap(kwargs)))
+
+
 @dataclass(frozen=True)
 class SimulatedDeviceBackend:
     name: str = "simulated-device"
@@ -189,6 +201,9 @@ class SimulatedDeviceBackend:
         if isinstance(host, SimulatedDeviceArray):
             return host
         return SimulatedDeviceArray(numpy.array(host))
+
+    def generator(self, seed: numpy.random.SeedSequence) -> Any:
+        return _DeviceGenerator(numpy.random.Generator(numpy.random.PCG64(seed)))
 
     def to_host(self, chunk: Any) -> numpy.ndarray:
         if isinstance(chunk, SimulatedDeviceArray):
@@ -233,6 +248,10 @@ def _register_with_dask() -> None:
     to_numpy_dispatch.register(SimulatedDeviceArray, lambda data, **kwargs: data.get())
 
 
+# At import, not at first use: a worker process that unpickles a chunk imports this module,
+# and dask's dispatch (concatenate, tensordot, ...) must know the type there too.
+_register_with_dask()
+
+
 def make_backend() -> SimulatedDeviceBackend:
-    _register_with_dask()
     return SimulatedDeviceBackend()

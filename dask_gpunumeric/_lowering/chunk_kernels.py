@@ -6,6 +6,7 @@ only picklable data, never modules or compiled objects.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy
@@ -213,3 +214,41 @@ def tensordot_blocks(
         total = product if total is None else total + product
     result = xp.asarray(total)
     return result if result.dtype == dtype else result.astype(dtype)
+
+
+def linalg_call(backend_name: str, function: str, keywords: dict[str, Any], *blocks: Any) -> Any:
+    """The backend's ``function`` (a path such as ``linalg.svd``) on whole matrices; a
+    singular matrix raises ``numpy.linalg.LinAlgError`` here, at compute time."""
+    xp = get_backend(backend_name).xp
+    return functools.reduce(getattr, function.split("."), xp)(*blocks, **keywords)
+
+
+def linalg_pick(backend_name: str, output: int | None, dtype: numpy.dtype, result: Any) -> Any:
+    """Result ``output`` of a ``linalg_call`` (all of it for ``None``) as a chunk of ``dtype``."""
+    chosen = result if output is None else result[output]
+    chosen = as_chunk(backend_name, chosen)
+    return chosen if chosen.dtype == dtype else chosen.astype(dtype)
+
+
+def random_block(
+    backend_name: str,
+    dtype: numpy.dtype,
+    method: str,
+    arguments: tuple[Any, ...],
+    keywords: tuple[tuple[str, Any], ...],
+    entropy: int | tuple[int, ...],
+    stream: tuple[int, ...],
+    shape: tuple[int, ...],
+    offset: tuple[int, ...],
+) -> Any:
+    """The block at ``offset`` of a ``RandomDraw``: its own stream, keyed by its offset."""
+    seed = numpy.random.SeedSequence(entropy, spawn_key=stream + offset)
+    generator = get_backend(backend_name).generator(seed)
+    if not hasattr(generator, method):  # a device generator without this distribution
+        generator = numpy.random.Generator(numpy.random.PCG64(seed))
+    if method == "permutation":  # one chunk: the whole permutation
+        values = generator.permutation(*arguments)
+    else:
+        values = getattr(generator, method)(*arguments, size=shape, **dict(keywords))
+    values = to_device(backend_name, values)
+    return values if values.dtype == dtype else values.astype(dtype)

@@ -13,17 +13,35 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import dask
 import dask.array as da
-from dask.highlevelgraph import HighLevelGraph, MaterializedLayer
+from dask.highlevelgraph import HighLevelGraph, Layer, MaterializedLayer
 
 from .._backends import get_backend
 from .._ir.expr import Expr
+from .._ir.leaves import DaskData
 from .._passes.pipeline import run_passes
-from . import dask_call, elementwise, fused, indexing, leaves, products, reductions
+from .._runtime import annotations as runtime_annotations
+from . import (
+    chunkwise_call,
+    dask_call,
+    elementwise,
+    fused,
+    histograms,
+    indexing,
+    joining,
+    lanes,
+    leaves,
+    linalg,
+    products,
+    reductions,
+    selection,
+)
 
 Lowering = Callable[[Any, list[da.Array], str], da.Array]
 
 lowering_table: dict[type, Any] = {  # node type -> its Lowering
+    **chunkwise_call.lowerings,
     **leaves.lowerings,
     **elementwise.lowerings,
     **fused.lowerings,
@@ -31,6 +49,11 @@ lowering_table: dict[type, Any] = {  # node type -> its Lowering
     **reductions.lowerings,
     **products.lowerings,
     **dask_call.lowerings,
+    **selection.lowerings,
+    **lanes.lowerings,
+    **histograms.lowerings,
+    **linalg.lowerings,
+    **joining.lowerings,
 }
 
 
@@ -67,11 +90,44 @@ def lower_all(exprs: list[Expr], backend_name: str | None = None) -> list[da.Arr
         input_names = {array.name for array in inputs}
         for name, layer in graph.layers.items():
             if name not in input_names:  # an input's stand-in layer: its real one is kept
-                layers[name] = layer
+                layers[name] = _annotate(node, name, layer)
                 dependencies[name] = set(graph.dependencies.get(name, ()))
         stand_ins[node.number] = _stand_in(result)
     # A layer whose name differs from its array's would leave a dangling stand-in name.
     dependencies = {name: deps & layers.keys() for name, deps in dependencies.items()}
     graph = HighLevelGraph(layers, dependencies)
     roots = [stand_ins[expr.number] for expr in exprs]
-    return [da.Array(graph, root.name, root.chunks, meta=root._meta) for root in roots]
+    return [LoweredArray(graph, root.name, root.chunks, meta=root._meta) for root in roots]
+
+
+def _annotate(node: Expr, name: str, layer: Layer) -> Layer:
+    """``layer`` carrying the annotations ``node`` was built under, and no others: layers
+    made while lowering inside an unrelated ``dask.annotate`` block would pick that one up.
+    A dask array given by the user (``DaskData``) keeps its own layers' annotations."""
+    if isinstance(node, DaskData) and name != node.name:
+        return layer
+    layer.annotations = runtime_annotations.thaw(node.annotations) if node.annotations else None
+    return layer
+
+
+def optimize(graph: HighLevelGraph, keys: Any, **kwargs: Any) -> Any:
+    """dask.array's optimization, made to keep annotations when a layer has some.
+
+    dask's blockwise fusion merges layers of different annotations (retries, priority,
+    resources, workers) into one task with merged ones, unless
+    ``optimization.annotations.fuse`` is off; its low-level fusion returns a plain dict,
+    which drops every annotation. Annotated graphs get the first switched off and the
+    second skipped: nodes of different annotations never share a task.
+    """
+    layers = getattr(graph, "layers", {})
+    annotated = any(layer.annotations for layer in layers.values())
+    keep = {"optimization.fuse.active": False, "optimization.annotations.fuse": False}
+    with dask.config.set(keep if annotated else {}):
+        return da.Array.__dask_optimize__(graph, keys, **kwargs)
+
+
+class LoweredArray(da.Array):
+    """The dask array of a lowered expression: a ``dask.array.Array`` whose graph
+    optimization keeps the annotations lowering put on its layers."""
+
+    __dask_optimize__ = staticmethod(optimize)

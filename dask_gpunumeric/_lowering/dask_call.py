@@ -9,6 +9,7 @@ import dask.array as da
 
 from .._ir.dask_call import DaskCall
 from .._ir.expr import Expr
+from .layers import meta
 
 
 def lower_dask_call(node: DaskCall, inputs: list[da.Array], backend: str) -> da.Array:
@@ -28,6 +29,11 @@ def lower_dask_call(node: DaskCall, inputs: list[da.Array], backend: str) -> da.
         result = result[node.output]
     if result.dtype != node.dtype:
         result = result.astype(node.dtype)
+    chunk_meta = meta(backend, result.ndim, node.dtype)
+    if type(result._meta) is not type(chunk_meta):
+        # dask fell back to a NumPy meta where running the function on an empty chunk of
+        # the backend failed (``interp`` on a 0-length table); the chunks are the backend's.
+        result = da.Array(result.dask, result.name, result.chunks, meta=chunk_meta)
     return result
 
 

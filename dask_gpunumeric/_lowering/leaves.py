@@ -7,6 +7,7 @@ from functools import partial
 import dask.array as da
 
 from .._ir import leaves as ir
+from .._ir.random import RandomDraw
 from .._runtime.partitioning import default_chunks
 from . import chunk_kernels
 from .layers import from_block_function, meta
@@ -70,6 +71,20 @@ def lower_dask_data(node: ir.DaskData, inputs: list, backend: str) -> da.Array:
     )
 
 
+def lower_random_draw(node: RandomDraw, inputs: list, backend: str) -> da.Array:
+    kernel = partial(
+        chunk_kernels.random_block,
+        backend,
+        node.dtype,
+        node.method,
+        node.arguments,
+        node.keywords,
+        node.entropy,
+        node.stream,
+    )
+    return from_block_function(node.name, _chunks(node), node.dtype, backend, kernel)
+
+
 lowerings = {
     ir.Fill: lower_fill,
     ir.Arange: lower_arange,
@@ -77,4 +92,5 @@ lowerings = {
     ir.Eye: lower_eye,
     ir.HostData: lower_host_data,
     ir.DaskData: lower_dask_data,
+    RandomDraw: lower_random_draw,
 }

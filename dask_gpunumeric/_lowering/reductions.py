@@ -2,7 +2,7 @@
 
 Two places where dask's answer differs from NumPy's are lowered differently:
 
-- ``argmin``/``argmax`` over all axes of an N-d array (N > 1): dask breaks ties between
+- ``argmin``/``argmax`` (and their ``nan`` twins) over all axes of an N-d array (N > 1): dask breaks ties between
   blocks by block order, not by flat index, so equal minima (or NaNs) in two blocks can give
   a later index than NumPy's "first occurrence". Our combine step picks, among the blocks'
   candidates holding the winning value, the smallest flat index.
@@ -18,21 +18,37 @@ from typing import Any
 
 import dask.array as da
 import numpy
-from dask.array.reductions import arg_chunk, arg_reduction
+from dask.array.reductions import _nanargmax, _nanargmin, arg_chunk, arg_reduction
 
 from .._ir.reductions import Cumulative, Reduction
+from .layers import meta
 
 
 def lower_reduction(node: Reduction, inputs: list[da.Array], backend: str) -> da.Array:
     (source,) = inputs
     params = dict(node.params)
-    if node.kind in ("argmin", "argmax"):
+    if node.kind in _ARG_FUNCTIONS:
         result = _lower_arg_reduction(node, source)
     elif node.kind in ("var", "std") and params.get("dtype", numpy.dtype(float)).kind in "iub":
         result = _integer_variance(node, source, **params)
     else:
         result = getattr(da, node.kind)(source, axis=node.axis, keepdims=node.keepdims, **params)
-    return result if result.dtype == node.dtype else result.astype(node.dtype)
+    result = result if result.dtype == node.dtype else result.astype(node.dtype)
+    chunk_meta = meta(backend, result.ndim, node.dtype)
+    if type(result._meta) is not type(chunk_meta):
+        # dask infers some reductions' meta (nanmin, nanmax) on NumPy whatever the chunks.
+        result = da.Array(result.dask, result.name, result.chunks, meta=chunk_meta)
+    return result
+
+
+# kind -> (the chunk's winning value, its index); dask's NaN-skipping index functions
+# survive all-NaN chunks (the aggregate step raises NumPy's error if all are NaN).
+_ARG_FUNCTIONS: dict[str, tuple[Any, Any]] = {
+    "argmax": (numpy.max, numpy.argmax),
+    "argmin": (numpy.min, numpy.argmin),
+    "nanargmax": (numpy.nanmax, _nanargmax),
+    "nanargmin": (numpy.nanmin, _nanargmin),
+}
 
 
 def _lower_arg_reduction(node: Reduction, source: da.Array) -> da.Array:
@@ -40,8 +56,7 @@ def _lower_arg_reduction(node: Reduction, source: da.Array) -> da.Array:
         return getattr(da, node.kind)(source, axis=node.axis[0], keepdims=node.keepdims)
     if source.ndim <= 1:
         return getattr(da, node.kind)(source, keepdims=node.keepdims)
-    value_function = numpy.max if node.kind == "argmax" else numpy.min
-    arg_function = getattr(numpy, node.kind)
+    value_function, arg_function = _ARG_FUNCTIONS[node.kind]
     return arg_reduction(
         source,
         functools.partial(arg_chunk, value_function, arg_function),
@@ -56,7 +71,7 @@ def _first_winner(arg_function: Any, data: Any) -> tuple[Any, Any]:
     """Among the blocks' (value, flat index) candidates, the winning value and the smallest
     flat index holding it (NaN matches NaN: NumPy's arg reductions stop at the first NaN)."""
     values, indices = data["vals"].ravel(), data["arg"].ravel()
-    winner = values[arg_function(values)]
+    winner = values[arg_function(values, None)]
     ties = (values == winner) | ((values != values) & (winner != winner))
     return winner, indices[ties].min()
 
@@ -80,7 +95,9 @@ def _first_arg_combine(arg_function: Any, data: Any, axis: Any = None, **kwargs:
 def _first_arg_aggregate(
     arg_function: Any, data: Any, axis: Any = None, keepdims: bool = False, **kwargs: Any
 ) -> Any:
-    _, index = _first_winner(arg_function, data)
+    winner, index = _first_winner(arg_function, data)
+    if arg_function in (_nanargmax, _nanargmin) and winner != winner:
+        raise ValueError("All-NaN slice encountered")
     return index.reshape((1,) * data["vals"].ndim) if keepdims else index.reshape(())
 
 

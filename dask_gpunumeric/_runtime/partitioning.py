@@ -1,18 +1,59 @@
 """The default partitioning: which chunks an array gets when the user names none.
 
-Chunks depend on the shape only (not the dtype), so arrays of equal shape always get
-identical chunks and elementwise work between them needs no rechunk. Arrays with fewer
-than ``gpunumeric.min-chunk-elements`` elements stay one chunk; larger ones split their
-leading axes into about ``gpunumeric.target-blocks`` blocks.
+The policy (``docs/partitioning.md`` has a table of its decisions):
+
+- Chunks depend on the shape and the cluster only, never the dtype (blocks are sized with
+  a nominal 8-byte itemsize), so arrays of equal shape always get identical chunks and
+  elementwise work between them needs no rechunk.
+- Arrays with fewer than ``gpunumeric.min-chunk-elements`` elements stay one chunk, and no
+  block is made smaller than that.
+- Larger arrays get ``workers * m`` blocks, ``m`` the smallest power of two that keeps a
+  block within ``gpunumeric.max-chunk-bytes`` (``cpu`` or ``gpu``; a GPU block is also at
+  most ``1/gpu-memory-fraction`` of the device memory, room for operands and temporaries).
+- The blocks split the two leading axes (the last axis of a 3-D array stays contiguous):
+  each prime factor of the block count goes to the axis whose tiles are longest, so 2-D
+  tiles are near-square and a tall-skinny array is split along its rows only.
 """
 
 from __future__ import annotations
 
+import functools
 import math
+import os
+from dataclasses import dataclass
+
+import psutil
+from dask.utils import parse_bytes
 
 from . import config
 
 Chunks = tuple[tuple[int, ...], ...]
+
+NOMINAL_ITEMSIZE = 8  # bytes; chunks must not depend on the dtype
+SPLIT_AXES = 2  # how many leading axes the blocks may split
+
+
+@dataclass(frozen=True)
+class ClusterShape:
+    """What partitioning needs to know of a cluster: its worker count, the memory of one
+    worker in bytes (device memory for GPU workers) and whether the workers are GPUs."""
+
+    workers: int
+    memory_per_worker: int
+    device: bool
+
+
+@functools.cache
+def local_machine() -> ClusterShape:
+    """The machine this process runs on: one CPU worker per usable core."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    workers = max(1, cores or 1)
+    return ClusterShape(workers, psutil.virtual_memory().total // workers, device=False)
+
+
+def current_cluster() -> ClusterShape:
+    """The cluster arrays are partitioned for (for now the local machine)."""
+    return local_machine()
 
 
 def split_evenly(length: int, parts: int) -> tuple[int, ...]:
@@ -22,22 +63,50 @@ def split_evenly(length: int, parts: int) -> tuple[int, ...]:
     return tuple(base + 1 if i < extra else base for i in range(parts)) if length else (0,)
 
 
-def default_chunks(shape: tuple[int, ...]) -> Chunks:
-    size = math.prod(shape)
-    if size < config.get("min-chunk-elements") or not shape:
-        return tuple((n,) for n in shape)
-    blocks_wanted = min(config.get("target-blocks"), size // config.get("min-chunk-elements"))
+def max_block_bytes(cluster: ClusterShape) -> int:
+    """The largest block the backend of ``cluster`` should get, in nominal bytes."""
+    if not cluster.device:
+        return parse_bytes(config.get("max-chunk-bytes.cpu"))
+    device_share = cluster.memory_per_worker // config.get("gpu-memory-fraction")
+    return max(1, min(parse_bytes(config.get("max-chunk-bytes.gpu")), device_share))
+
+
+def block_count(size: int, cluster: ClusterShape) -> int:
+    """How many blocks an array of ``size`` elements is split into."""
+    min_elements = max(1, config.get("min-chunk-elements"))
+    if size < min_elements:
+        return 1
+    blocks = max(1, cluster.workers)
+    while size * NOMINAL_ITEMSIZE > blocks * max_block_bytes(cluster):
+        blocks *= 2
+    return max(1, min(blocks, size // min_elements))
+
+
+def default_chunks(shape: tuple[int, ...], cluster: ClusterShape | None = None) -> Chunks:
+    """The chunks of an array of ``shape`` on ``cluster`` (``None``: the current cluster)."""
+    shape = tuple(int(n) for n in shape)
+    blocks = block_count(math.prod(shape), cluster or current_cluster()) if shape else 1
     splits = [1] * len(shape)
-    # Split the leading axes round-robin until enough blocks: near-square tiles in 2-D.
-    leading = [axis for axis in range(min(2, len(shape))) if shape[axis] > 1]
-    while leading and math.prod(splits) < blocks_wanted:
-        progressed = False
-        for axis in leading:
-            if math.prod(splits) >= blocks_wanted:
-                break
-            if splits[axis] < shape[axis]:
-                splits[axis] *= 2
-                progressed = True
-        if not progressed:
-            break
+    splittable = range(min(SPLIT_AXES, len(shape)))
+    for factor in _prime_factors(blocks):
+        # The axis whose tiles are longest takes the factor, if it has rows enough.
+        candidates = [a for a in splittable if splits[a] * factor <= shape[a]]
+        if not candidates:
+            continue
+        axis = max(candidates, key=lambda a: (shape[a] / splits[a], -a))
+        splits[axis] *= factor
     return tuple(split_evenly(n, k) for n, k in zip(shape, splits, strict=True))
+
+
+def _prime_factors(number: int) -> list[int]:
+    """The prime factors of ``number``, largest first (``12 -> [3, 2, 2]``)."""
+    factors: list[int] = []
+    divisor = 2
+    while divisor * divisor <= number:
+        while number % divisor == 0:
+            factors.append(divisor)
+            number //= divisor
+        divisor += 1
+    if number > 1:
+        factors.append(number)
+    return sorted(factors, reverse=True)

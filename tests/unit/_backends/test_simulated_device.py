@@ -82,7 +82,7 @@ def test_dask_drives_simulated_chunks(device) -> None:
 def test_unknown_backend_name_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="simulated-device"):
         get_backend("tpu")
-    assert set(backend_names()) == {"numpy", "simulated-device", "cupy"}
+    assert set(backend_names()) == {"auto", "numpy", "simulated-device", "cupy"}
 
 
 def test_namespace_functions_refuse_host_arrays(device) -> None:

@@ -1,0 +1,72 @@
+"""Diagonals and triangles (NumPy reference: "Array creation routines": building
+matrices; "Linear algebra": ``trace``). ``diagonal`` is a read-only live view, as in
+NumPy; the others are new arrays computed by ``dask.array``."""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy
+
+from .._array.ndarray import ndarray
+from .._array.viewspec import ComputedStep
+from .._ir.dask_call import DaskCall
+from . import reductions
+from .broadcasting import broadcast_to, zero_memory
+from .creation import asarray, copy
+
+__all__ = ["diag", "diagonal", "trace", "tril", "triu"]
+
+
+def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.diagonal`: a read-only live view
+    (writes raise ``ValueError``; writes to ``a`` are seen through it)."""
+    array = asarray(a)
+    offset = operator.index(offset)
+    shape = numpy.diagonal(zero_memory(array), offset, axis1, axis2).shape  # NumPy's errors
+    step = ComputedStep("diagonal", (offset, axis1, axis2), shape)
+    return ndarray._from_parts(array._store, array._view.then_computed(step))
+
+
+def diag(v: Any, k: int = 0) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.diag` (a read-only view of a 2-d
+    argument's diagonal, a new matrix from a 1-d one)."""
+    array = asarray(v)
+    k = operator.index(k)
+    if array.ndim == 2:
+        return diagonal(array, k)
+    if array.ndim != 1:
+        raise ValueError("Input must be 1- or 2-d.")
+    n = array.shape[0] + abs(k)
+    node = DaskCall("diag", (array._read(), k), (n, n), array.dtype)
+    return ndarray._from_expr(node)
+
+
+def trace(
+    a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None, out: Any = None
+) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.trace`: the sum of ``diagonal``."""
+    return reductions.sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype, out=out)
+
+
+def _triangle(function: str, m: Any, k: int) -> ndarray:
+    array = asarray(m)
+    k = operator.index(k)
+    if array.ndim == 0:
+        getattr(numpy, function)(numpy.zeros(()))  # NumPy's error for a 0-d argument
+    if array.ndim == 1:  # NumPy broadcasts a row against its (n, n) mask
+        array = broadcast_to(array, (array.shape[0], array.shape[0]))
+    if array.size == 0:
+        return copy(array)
+    return ndarray._from_expr(DaskCall(function, (array._read(), k), array.shape, array.dtype))
+
+
+def tril(m: Any, k: int = 0) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.tril`."""
+    return _triangle("tril", m, k)
+
+
+def triu(m: Any, k: int = 0) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.triu`."""
+    return _triangle("triu", m, k)

@@ -1,0 +1,156 @@
+"""Tiling, repeating, padding and rolling (NumPy reference: "Array manipulation":
+tiling arrays, rearranging elements; "Padding arrays"). Each is one ``dask.array`` call
+on the lowered input (``DaskCall``); NumPy, run on a stand-in at the call, gives the
+errors and the result's dtype."""
+
+from __future__ import annotations
+
+import math
+import operator
+from typing import Any
+
+import numpy
+from numpy.lib.array_utils import normalize_axis_index
+
+from .._array.ndarray import ndarray
+from .._ir.dask_call import DaskCall
+from .creation import asarray, copy
+
+__all__ = ["pad", "repeat", "roll", "tile"]
+
+# Modes where each padded element is a copy of an input element along each axis: padded
+# by gathering those elements (NumPy's own pad of an ``arange`` says which), exactly.
+INDEX_MODES = ("edge", "reflect", "symmetric", "wrap")
+# Modes computed by ``dask.array.pad``.
+DASK_MODES = ("constant", "linear_ramp", "maximum", "minimum", "mean", "empty")
+
+
+def _call(
+    function: str, array: ndarray, arguments: tuple[Any, ...], shape: Any, **keywords: Any
+) -> ndarray:
+    node = DaskCall(
+        function, (array._read(), *arguments), tuple(shape), array.dtype, tuple(keywords.items())
+    )
+    return ndarray._from_expr(node)
+
+
+def tile(A: Any, reps: Any) -> ndarray:  # noqa: N803 - NumPy's name
+    """dask_gpunumeric implementation of :func:`numpy.tile` (always a new array)."""
+    array = asarray(A)
+    reps = tuple(reps) if numpy.iterable(reps) else (reps,)
+    reps = tuple(operator.index(r) for r in reps)
+    if any(r < 0 for r in reps):
+        raise ValueError("negative dimensions are not allowed")
+    ndim = max(len(reps), array.ndim)
+    shape = (1,) * (ndim - array.ndim) + array.shape
+    reps = (1,) * (ndim - len(reps)) + reps
+    tiled = tuple(n * r for n, r in zip(shape, reps, strict=True))
+    if math.prod(tiled) == 0 or array.size == 0:
+        return asarray(numpy.zeros(tiled, dtype=array.dtype))
+    return _call("tile", array.reshape(shape), (reps,), tiled)
+
+
+def repeat(a: Any, repeats: Any, axis: int | None = None) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.repeat`.
+
+    One ``dask.array.repeat`` for a scalar count; per-element counts select with an
+    integer index along ``axis`` (NumPy computes which elements, on the host).
+    """
+    array = asarray(a)
+    if axis is None:
+        array, axis = array.reshape(-1), 0
+    axis = normalize_axis_index(axis, array.ndim)
+    host_repeats = numpy.asarray(repeats)
+    # NumPy's errors (negative counts, counts not matching the axis) and the positions.
+    positions = numpy.repeat(numpy.arange(array.shape[axis]), host_repeats)
+    shape = list(array.shape)
+    shape[axis] = len(positions)
+    if host_repeats.ndim == 0 and 0 not in shape:
+        return _call("repeat", array, (int(host_repeats), axis), shape)
+    return array[(slice(None),) * axis + (positions,)]
+
+
+def pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.pad`.
+
+    ``edge``, ``reflect``, ``symmetric`` and ``wrap`` gather the padding from the array
+    (exact, any width); ``constant``, ``linear_ramp``, ``maximum``, ``minimum``, ``mean``
+    and ``empty`` go through ``dask.array.pad``.
+
+    Differences from NumPy: ``median``, ``reflect_type='odd'`` and a callable ``mode``
+    are not supported (use ``numpy.pad`` on ``a.compute()``); ``linear_ramp`` equals
+    NumPy's up to floating-point rounding.
+    """
+    source = asarray(array)
+    # One element per non-empty axis is enough for NumPy to check the mode, widths,
+    # keywords and empty axes.
+    stand_in = numpy.zeros(tuple(min(n, 1) for n in source.shape), dtype=source.dtype)
+    if not callable(mode):
+        numpy.pad(stand_in, pad_width, mode=mode, **kwargs)
+    if (
+        callable(mode)
+        or mode not in INDEX_MODES + DASK_MODES
+        or kwargs.get("reflect_type") == "odd"
+    ):
+        raise NotImplementedError(
+            f"dask_gpunumeric.pad does not support mode={mode!r} with {kwargs}; use "
+            "numpy.pad on a.compute()"
+        )
+    widths = numpy.broadcast_to(numpy.asarray(pad_width), (source.ndim, 2)).astype(int).tolist()
+    if mode in INDEX_MODES:
+        return _pad_by_gathering(source, widths, mode)
+    shape = tuple(
+        n + before + after for n, (before, after) in zip(source.shape, widths, strict=True)
+    )
+    if source.size == 0 or 0 in shape:
+        return asarray(
+            numpy.pad(numpy.zeros(source.shape, source.dtype), pad_width, mode, **kwargs)
+        )
+    if "constant_values" in kwargs:  # NumPy converts them to an array first (then wraps)
+        kwargs["constant_values"] = _host_values(kwargs["constant_values"], source.dtype)
+    pairs = tuple(tuple(pair) for pair in widths)
+    return _call("pad", source, (pairs, mode), shape, **kwargs)
+
+
+def _host_values(values: Any, dtype: numpy.dtype) -> Any:
+    host = numpy.asarray(values)
+    return host.astype(dtype).tolist() if host.dtype.kind in "iub" else values
+
+
+def _pad_by_gathering(array: ndarray, widths: list[list[int]], mode: str) -> ndarray:
+    from .joining import concatenate
+
+    result = array
+    for axis, (before, after) in enumerate(widths):
+        if not before and not after:
+            continue
+        length = result.shape[axis]
+        positions = numpy.pad(numpy.arange(length), (before, after), mode=mode)  # type: ignore[call-overload]
+        index = (slice(None),) * axis
+        parts = [result[(*index, positions[:before])], result]
+        parts.append(result[(*index, positions[before + length :])])
+        result = concatenate(parts, axis=axis)
+    return result if result is not array else array[...]
+
+
+def roll(a: Any, shift: Any, axis: Any = None) -> ndarray:
+    """dask_gpunumeric implementation of :func:`numpy.roll`."""
+    array = asarray(a)
+    numpy.roll(numpy.zeros((1,) * array.ndim, dtype=array.dtype), shift, axis)  # NumPy's errors
+    if array.size == 0:
+        return copy(array)
+    if axis is None:  # NumPy rolls the flat array by every shift
+        shift = int(numpy.sum(numpy.asarray(shift, dtype=numpy.intp)))
+    elif numpy.ndim(shift) or numpy.ndim(axis):
+        shifts, axes = numpy.broadcast_arrays(numpy.asarray(shift), numpy.asarray(axis))
+        shift = tuple(int(s) for s in shifts.ravel())
+        axis = tuple(int(a) for a in axes.ravel())
+    else:
+        shift = operator.index(shift)
+    if isinstance(axis, tuple) and len(set(axis)) != len(axis):  # dask applies one per axis
+        totals: dict[int, int] = {}
+        for s, k in zip(shift, axis, strict=True):
+            k = normalize_axis_index(k, array.ndim)
+            totals[k] = totals.get(k, 0) + s
+        shift, axis = tuple(totals.values()), tuple(totals)
+    return _call("roll", array, (shift, axis), array.shape)

@@ -1,0 +1,202 @@
+"""Which cluster computations go to: the active ``distributed.Client``, else the embedded
+default cluster, started at the first computation and reused until the interpreter exits.
+
+The embedded cluster is ``dask_cuda.LocalCUDACluster`` (one worker per GPU) where GPUs
+exist, else a ``distributed.LocalCluster`` with one single-threaded worker per core; both
+bound to ``gpunumeric.cluster.host`` (127.0.0.1). Its settings are the
+``gpunumeric.cluster.*`` and ``gpunumeric.protocol`` keys (the ``dgn-run`` launcher sets
+them from its flags).
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import logging
+import os
+import sys
+import types
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import distributed
+
+from . import config
+
+# Thread pools of numerical libraries read these when they load; a worker gets as many
+# threads as it has task threads, so workers together never oversubscribe the cores.
+THREAD_ENV_VARS = (
+    "OMP_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "NUMEXPR_NUM_THREADS",
+    "NUMEXPR_MAX_THREADS",
+)
+# UCX over TCP on loopback: what these machines have (no InfiniBand, no NVLink).
+UCX_ENV_DEFAULTS = {"UCX_TLS": "tcp,self,sm", "UCX_NET_DEVICES": "lo"}
+
+
+@dataclass(frozen=True)
+class LocalClusterSpec:
+    """The embedded cluster that would start on this machine, before it starts."""
+
+    gpus: int  # 0: a CPU LocalCluster
+    workers: int
+    threads_per_worker: int
+    memory_limit: str | int | float | None
+    protocol: str
+    host: str
+
+
+def local_gpu_count() -> int:
+    """GPUs NVML sees here (honouring ``CUDA_VISIBLE_DEVICES``); 0 without a driver."""
+    from distributed.diagnostics import nvml
+
+    try:
+        return int(nvml.device_get_count())
+    except Exception:  # no NVML library, no driver: no GPU to use
+        return 0
+
+
+def local_cluster_spec() -> LocalClusterSpec:
+    """The embedded cluster the configuration asks for, on this machine."""
+    gpus = config.get("cluster.gpus")
+    gpus = local_gpu_count() if gpus is None else int(gpus)
+    workers = config.get("cluster.workers")
+    threads = int(config.get("cluster.threads-per-worker"))
+    if workers is None:
+        workers = gpus or max(1, (os.cpu_count() or 1) // threads)
+    return LocalClusterSpec(
+        gpus=gpus,
+        workers=int(workers),
+        threads_per_worker=threads,
+        memory_limit=config.get("cluster.memory-limit"),
+        protocol=config.get("protocol"),
+        host=config.get("cluster.host"),
+    )
+
+
+def start_local_cluster(spec: LocalClusterSpec) -> Any:
+    """Start the cluster ``spec`` describes (LocalCUDACluster when it has GPUs)."""
+    if spec.protocol == "ucx":
+        _require_ucx()
+        for name, value in UCX_ENV_DEFAULTS.items():
+            os.environ.setdefault(name, value)
+    common: dict[str, Any] = dict(
+        protocol=spec.protocol,
+        host=spec.host,
+        threads_per_worker=spec.threads_per_worker,
+        memory_limit=spec.memory_limit,
+        dashboard_address=config.get("cluster.dashboard-address"),
+        env={name: str(spec.threads_per_worker) for name in THREAD_ENV_VARS},
+        # Import the package (and register its chunk types) before the first task arrives.
+        preload=["dask_gpunumeric"],
+    )
+    with _main_module_hidden():
+        if spec.gpus:
+            from dask_cuda import LocalCUDACluster
+
+            return LocalCUDACluster(CUDA_VISIBLE_DEVICES=list(range(spec.gpus)), **common)
+        return distributed.LocalCluster(n_workers=spec.workers, **common)
+
+
+@contextlib.contextmanager
+def _main_module_hidden() -> Iterator[None]:
+    """Spawned worker processes re-import ``__main__``; a script without an
+    ``if __name__ == "__main__"`` guard would run again in every worker. Workers do not
+    need the user's main module (tasks carry our functions), so they get an empty one."""
+    real_main = sys.modules["__main__"]
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        sys.modules["__main__"] = real_main
+
+
+def _require_ucx() -> None:
+    try:
+        import distributed_ucxx  # noqa: F401 - registers the ucx:// comm backend
+    except ImportError as error:
+        raise ImportError(
+            "gpunumeric.protocol='ucx' needs UCX for distributed: "
+            "pip install 'dask_gpunumeric[gpu]' (distributed-ucxx-cu12)"
+        ) from error
+
+
+class _Embedded:
+    """The one embedded cluster and its client (module state, closed at exit)."""
+
+    cluster: Any = None
+    client: distributed.Client | None = None
+
+
+def active_client() -> distributed.Client | None:
+    """The client computations go to now: the default one (the user's, or ours)."""
+    try:
+        return distributed.default_client()
+    except ValueError:
+        return None
+
+
+def client_for_computation() -> distributed.Client:
+    """The active client, else the embedded cluster's (started on first use)."""
+    client = active_client()
+    if client is not None:
+        return client
+    if _Embedded.client is None or _Embedded.client.status != "running":
+        _Embedded.cluster = start_local_cluster(local_cluster_spec())
+        _Embedded.client = distributed.Client(_Embedded.cluster, set_as_default=True)
+    return _Embedded.client
+
+
+def embedded_cluster() -> Any:
+    """The embedded cluster object, or ``None`` when none was started."""
+    return _Embedded.cluster
+
+
+def dashboard_link() -> str | None:
+    """The dashboard of the active client's scheduler, when one runs with a dashboard."""
+    client = active_client()
+    if client is None:
+        return None
+    try:
+        return client.dashboard_link if _has_dashboard(client) else None
+    except Exception:  # a client that lost its scheduler has no dashboard to show
+        return None
+
+
+def _has_dashboard(client: distributed.Client) -> bool:
+    info = client.scheduler_info()
+    return "dashboard" in info.get("services", {})
+
+
+@atexit.register
+def close_embedded() -> None:
+    """Close the embedded client and cluster (at exit, while the modules distributed needs
+    to shut down are still there). Workers that race a closing scheduler log heartbeat
+    errors and nannies warn about killing them: expected at shutdown, so not printed."""
+    client, cluster = _Embedded.client, _Embedded.cluster
+    _Embedded.client = _Embedded.cluster = None
+    if client is None or cluster is None:
+        return
+    with contextlib.suppress(Exception):
+        client.run(_silence_distributed_logging)
+    with _distributed_logging_silenced():
+        client.close()
+        cluster.close()
+
+
+def _silence_distributed_logging() -> None:
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+
+
+@contextlib.contextmanager
+def _distributed_logging_silenced() -> Iterator[None]:
+    logger = logging.getLogger("distributed")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)

@@ -1,0 +1,90 @@
+"""Where computations go: ``compute`` and ``persist`` for every materialization.
+
+``gpunumeric.scheduler`` decides: ``distributed`` (default) sends the graph to the active
+``distributed.Client``, else to the embedded default cluster (``cluster.py``);
+``threads`` and ``synchronous`` keep dask's local schedulers (tiny scripts, the test
+suite). ``gpunumeric.progress`` shows a progress bar. The last computed collections are
+kept (``last_computed``) so the launcher's ``--dataflow`` can draw them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import dask
+import distributed
+
+from . import config
+from .cluster import active_client, client_for_computation
+
+LOCAL_SCHEDULERS = ("threads", "synchronous")
+
+
+class _Last:
+    collections: tuple[Any, ...] = ()
+
+
+def compute(*collections: Any) -> tuple[Any, ...]:
+    """``dask.compute`` on the configured scheduler."""
+    _Last.collections = collections
+    client = _distributed_client()
+    if client is None:
+        with _local_progress():
+            return dask.compute(*collections, scheduler=config.get("scheduler"))
+    if config.get("progress"):
+        futures = client.compute(list(collections))
+        distributed.progress(futures, notebook=False)
+        return tuple(client.gather(futures))
+    return dask.compute(*collections, scheduler=client.get)
+
+
+def persist(*collections: Any) -> tuple[Any, ...]:
+    """``dask.persist`` without graph optimization on the configured scheduler: every
+    key keeps its task. On a distributed client it is asynchronous (futures)."""
+    _Last.collections = collections
+    client = _distributed_client()
+    if client is None:
+        with _local_progress():
+            return dask.persist(
+                *collections, scheduler=config.get("scheduler"), optimize_graph=False
+            )
+    return tuple(client.persist(list(collections), optimize_graph=False))
+
+
+def last_computed() -> tuple[Any, ...]:
+    """The collections of the last ``compute`` or ``persist`` (for ``--dataflow``)."""
+    return _Last.collections
+
+
+def run_on_workers(function: Callable[[], Any]) -> dict[str, Any] | None:
+    """``function()`` on every worker of the active client (``client.run``), by address;
+    ``None`` when computations run locally or no cluster is up yet."""
+    client = active_client() if _wants_distributed() else None
+    return None if client is None else client.run(function)
+
+
+def _wants_distributed() -> bool:
+    scheduler = config.get("scheduler")
+    if scheduler not in (*LOCAL_SCHEDULERS, "distributed"):
+        raise ValueError(
+            f"unknown gpunumeric.scheduler {scheduler!r}; choose distributed, threads "
+            "or synchronous"
+        )
+    return scheduler == "distributed"
+
+
+def _distributed_client() -> distributed.Client | None:
+    return client_for_computation() if _wants_distributed() else None
+
+
+@contextlib.contextmanager
+def _local_progress() -> Iterator[None]:
+    if not config.get("progress"):
+        yield
+        return
+    from dask.diagnostics import ProgressBar
+
+    with ProgressBar():
+        yield

@@ -1,0 +1,53 @@
+"""Helpers for tests on real clusters: run ``dgn-run`` in a subprocess, share one
+``LocalCluster`` per module for the tests that join an existing cluster."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import distributed
+import pytest
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def run_dgn(
+    *args: str, backend: str = "numpy", cwd: pathlib.Path = REPO_ROOT, timeout: float = 240
+) -> subprocess.CompletedProcess[str]:
+    """``dgn-run ARGS`` (as ``python -m dask_gpunumeric.cli``, so the worktree's package
+    runs whatever is installed) with the chunk backend chosen by the environment."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DASK_GPUNUMERIC__")}
+    env["DASK_GPUNUMERIC__BACKEND"] = backend
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO_ROOT), env.get("PYTHONPATH", "")])
+    return subprocess.run(
+        [sys.executable, "-m", "dask_gpunumeric.cli", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+@pytest.fixture
+def dgn_run():
+    """:func:`run_dgn`, for tests (test modules here are not a package)."""
+    return run_dgn
+
+
+@pytest.fixture
+def repo_root() -> pathlib.Path:
+    return REPO_ROOT
+
+
+@pytest.fixture(scope="module")
+def shared_cluster() -> Iterator[distributed.LocalCluster]:
+    """Two single-threaded worker processes on 127.0.0.1, for tests that join a cluster."""
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=":0"
+    ) as cluster:
+        yield cluster

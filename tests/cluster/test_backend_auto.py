@@ -1,0 +1,57 @@
+"""``gpunumeric.backend: auto`` asks the workers (``client.run``), not this process; the
+real probe says "no GPU" here; answers are cached per cluster."""
+
+from __future__ import annotations
+
+import os
+
+import distributed
+import pytest
+
+import dask_gpunumeric as dnp
+from dask_gpunumeric._backends import choice, get_backend
+
+
+@pytest.fixture
+def workers_cluster():
+    """Two worker processes, a client, distributed mode, fresh auto answers."""
+    choice.forget_answers()
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=":0"
+        ) as local,
+        distributed.Client(local) as client,
+        dnp.config.set(scheduler="distributed", backend="auto"),
+    ):
+        yield client
+    choice.forget_answers()
+
+
+def test_the_real_probe_on_the_workers_says_no_gpu(workers_cluster) -> None:
+    name, how = choice.auto_choice()
+    assert name == "numpy"
+    assert f"0 of 2 worker(s) of {workers_cluster.scheduler.address}" in how
+    assert get_backend().name == "numpy"
+
+
+def test_a_fake_probe_runs_on_the_workers_not_here(workers_cluster, monkeypatch) -> None:
+    here = os.getpid()
+    # True only in another process: "cupy" proves the question went to the workers.
+    monkeypatch.setattr(choice._Probe, "function", lambda: os.getpid() != here)
+    assert choice.auto_choice()[0] == "cupy"
+
+
+def test_answers_are_cached_per_cluster(workers_cluster, monkeypatch) -> None:
+    assert choice.resolve_auto() == "numpy"
+    monkeypatch.setattr(choice._Probe, "function", lambda: True)
+    assert choice.resolve_auto() == "numpy"  # cached for this cluster
+    choice.forget_answers()
+    assert choice.resolve_auto() == "cupy"
+
+
+def test_without_a_cluster_the_probe_runs_here() -> None:
+    choice.forget_answers()
+    with dnp.config.set(scheduler="threads", backend="auto"):
+        name, how = choice.auto_choice()
+    assert name == "numpy"
+    assert "probed here: CuPy sees no device" in how
