@@ -104,13 +104,15 @@ def _connect(options: argparse.Namespace) -> distributed.Client:
 
 def _describe(client: distributed.Client) -> None:
     workers = client.scheduler_info()["workers"]
-    name, how = (
-        auto_choice() if config.get("backend") == "auto" else (config.get("backend"), "config")
-    )
-    say = lambda line: print(f"dgn-run: {line}", file=sys.stderr)  # noqa: E731
-    say(f"cluster: {client.scheduler.address} with {len(workers)} worker(s): {', '.join(workers)}")
-    say(f"backend: {get_backend(name).name} ({how})")
-    say(f"dashboard: {cluster.dashboard_link() or 'none (install bokeh for the dashboard)'}")
+    configured = config.get("backend")
+    name, how = auto_choice() if configured == "auto" else (configured, "gpunumeric.backend")
+    link = cluster.dashboard_link() or "none (pip install bokeh for the dashboard)"
+    for line in (
+        f"cluster: {client.scheduler.address} with {len(workers)} worker(s): {', '.join(workers)}",
+        f"backend: {get_backend(name).name} ({how})",
+        f"dashboard: {link}",
+    ):
+        print(f"dgn-run: {line}", file=sys.stderr)
 
 
 @contextlib.contextmanager

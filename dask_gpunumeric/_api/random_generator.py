@@ -281,6 +281,8 @@ def _distribution(method: str, parameters: tuple[tuple[str, Any], ...]) -> Any:
     def draw(
         self: Generator, *args: Any, size: Any = None, chunks: Any = None, **kwargs: Any
     ) -> Any:
+        if len(args) == len(parameters) + 1 and size is None:  # uniform(-1, 1, n), as NumPy
+            size, args = args[-1], args[:-1]
         values = _bind(method, parameters, args, kwargs)
         if all(_is_scalar(v) for v in values):
             return self._draw(method, tuple(values), size, chunks)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import weakref
 
 from .._ir.expr import Expr
+from .._lowering.in_process import evaluate_small
 from .._runtime import config
 
 live_stores: weakref.WeakSet[Store] = weakref.WeakSet()
@@ -20,16 +21,19 @@ class Store:
     would otherwise be persisted themselves. Loops that only make new arrays (CG's
     ``x = x + alpha * p``) are kept shallow by materialization, which persists the live
     stores it computes anyway (``materialize.compute_expr``).
+
+    A small version whose inputs are all in this process is computed at once, here
+    (``_lowering/in_process.py``): tiny arrays never wait for, or visit, the cluster.
     """
 
     __slots__ = ("version", "__weakref__")
 
     def __init__(self, version: Expr) -> None:
-        self.version = _bounded(version, 2 * config.get("persist-depth"))
+        self.version = _bounded(evaluate_small(version), 2 * config.get("persist-depth"))
         live_stores.add(self)
 
     def replace(self, version: Expr) -> None:
-        self.version = _bounded(version, config.get("persist-depth"))
+        self.version = _bounded(evaluate_small(version), config.get("persist-depth"))
 
 
 def _bounded(version: Expr, depth_limit: int) -> Expr:

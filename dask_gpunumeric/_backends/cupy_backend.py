@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy
 
-from .._codegen.cuda import generate_cuda
+from .._codegen.cuda import NotFusibleError, generate_cuda
 from .._ir.scalar_program import ScalarProgram
 
 
@@ -40,7 +40,10 @@ class CupyBackend:
         ``_codegen.cuda`` generates; tasks carry only the program (plain data).
         """
         ndim = max((numpy.ndim(operand) for operand in operands), default=0)
-        kernel = elementwise_kernel(self.xp, program, _constants_key(program), ndim)
+        try:
+            kernel = elementwise_kernel(self.xp, program, _constants_key(program), ndim)
+        except NotFusibleError:  # float16, complex exp2...: CuPy's own ufuncs, one by one
+            return evaluate_op_by_op(self.xp, program, operands)
         return kernel(*operands)
 
 
@@ -59,6 +62,29 @@ def elementwise_kernel(
         preamble=source.preamble,
         options=source.options,
     )
+
+
+def evaluate_op_by_op(xp: Any, program: ScalarProgram, operands: tuple[Any, ...]) -> Any:
+    """``program`` with one ``xp`` call per instruction (temporaries, no generated kernel):
+    for the operations ``_codegen.cuda`` cannot spell exactly."""
+    values = dict(enumerate(operands))
+    for ins in program.instructions:
+        args = [values[a] for a in ins.args]
+        if ins.op == "const":
+            values[ins.result] = xp.asarray(dict(ins.params)["value"], dtype=ins.dtype)
+        elif ins.op == "astype":
+            values[ins.result] = xp.asarray(args[0]).astype(ins.dtype)
+        elif ins.op == "from_parts":  # parts copied, never multiplied (inf * 1j is NaN)
+            shape = numpy.broadcast_shapes(*(numpy.shape(a) for a in args))
+            values[ins.result] = out = xp.empty(shape, dtype=ins.dtype)
+            out.real[...], out.imag[...] = args
+        else:
+            result = getattr(xp, ins.op)(*args)
+            if isinstance(result, tuple):
+                result = result[dict(ins.params).get("output", 0)]
+            values[ins.result] = xp.asarray(result).astype(ins.dtype, copy=False)
+    outputs = tuple(values[v] for v in program.outputs)
+    return outputs[0] if len(outputs) == 1 else outputs
 
 
 def _constants_key(program: ScalarProgram) -> tuple[str, ...]:

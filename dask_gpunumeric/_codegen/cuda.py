@@ -1,8 +1,8 @@
 """CUDA C++ for ``cupy.ElementwiseKernel`` from a ``ScalarProgram``.
 
-``generate_cuda(program)`` returns the four strings ``cupy.ElementwiseKernel(in_params,
-out_params, operation, name, preamble=...)`` takes. For ``0.2 * (a + b)`` with ``a`` int32
-and ``b`` float64 (the ``ScalarProgram`` docstring's example) it emits::
+``generate_cuda(program)`` returns the strings ``cupy.ElementwiseKernel(in_params,
+out_params, operation, name, preamble=..., options=...)`` takes. For ``0.2 * (a + b)`` with
+``a`` int32 and ``b`` float64 (the ``ScalarProgram`` docstring's example) it emits::
 
     in_params   "int32 in0, float64 in1"
     out_params  "float64 out0"
@@ -11,9 +11,17 @@ and ``b`` float64 (the ``ScalarProgram`` docstring's example) it emits::
                 const double v4 = 0.2;
                 const double v5 = (v4 * v3);
                 out0 = v5;
-    name        "gn_fused_3f9c0e1d2a4b5c6d"
-    preamble    ""   (only the cuda_helpers.py functions the operation calls)
+    name        "gn_fused_117e69cdd2e33c08"   (a hash of the three strings above)
+    preamble    ""
     options     ("--fmad=false",)
+
+and for ``a // b`` on int64, where C++ truncates and NumPy floors::
+
+    operation   const long long v2 = gn_floor_divide_int(in0, in1);
+                out0 = v2;
+    preamble    template <class T> __device__ inline T gn_floor_divide_int(T a, T b) {
+                  if (b == 0) return 0;
+                  ...
 
 The program is typed SSA with explicit casts, so the generator never promotes: it spells
 each instruction with the row of ``cuda_ops.cuda_op_table`` for its operand kind.
@@ -34,6 +42,7 @@ from .cuda_helpers import preamble_for
 from .cuda_ops import UNFUSIBLE, UNFUSIBLE_LOOPS, cuda_op_table
 from .cuda_types import (
     CPP_TYPES,
+    NotFusibleError,
     compute_unsigned,
     cpp_type,
     kind_of,
@@ -66,10 +75,6 @@ class ElementwiseKernelSource:
     name: str
     preamble: str
     options: tuple[str, ...] = NVRTC_OPTIONS
-
-
-class NotFusibleError(ValueError):
-    """An operation or dtype the CUDA generator cannot spell exactly as NumPy computes it."""
 
 
 def generate_cuda(program: ScalarProgram) -> ElementwiseKernelSource:

@@ -12,7 +12,20 @@ Where C++ and NumPy differ, the template says what NumPy does (helpers in
 ``cuda_helpers.py``): ``True + True`` is ``True``; integer ``+ - *`` wrap (signed overflow
 is undefined in C++); ``maximum`` propagates NaN and ``fmax`` ignores it; ``//`` and ``%``
 take Python's signs and give 0 for a zero divisor; shifts by the width or more give 0 (or
--1); complex ``/`` is NumPy's Smith division.
+-1); complex ``/`` is NumPy's Smith division and complex ``*`` NumPy's FMA form.
+
+Differences from NumPy (what a kernel computes where NumPy's answer is not available):
+- integer ``power`` with a negative exponent: NumPy raises ValueError; the kernel gives
+  ``1 / a**b`` truncated toward zero (1 for a == 1, +-1 for a == -1, else 0).
+- float to integer casts out of range or NaN: the x86-64 values NumPy gives on the
+  machines here (C++ leaves them undefined, CUDA would saturate); on another CPU
+  architecture NumPy itself may differ.
+- complex transcendental functions are thrust's (as CuPy's are): within a few ulp of
+  NumPy on finite inputs, but NaN and infinite inputs may give other NaN/inf patterns
+  than NumPy's C99 functions. Complex ``exp2 expm1 log2 log1p power`` are not fused.
+- float16 and datetimes have no kernel type: not fused (``isnat`` never).
+- transcendental results follow CUDA's libdevice (its documented ulp bounds), not NumPy's
+  SIMD approximations: equal within a few ulp, not bit for bit.
 """
 
 from __future__ import annotations

@@ -29,7 +29,11 @@ CPP_TYPES: dict[str, str] = {
 }
 
 
-class UnsupportedDtypeError(TypeError):
+class NotFusibleError(ValueError):
+    """An operation or dtype the CUDA generator cannot spell exactly as NumPy computes it."""
+
+
+class UnsupportedDtypeError(NotFusibleError):
     """A dtype the CUDA generator has no C++ type for (``float16``, datetimes...)."""
 
 

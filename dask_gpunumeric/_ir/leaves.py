@@ -119,3 +119,16 @@ class DaskData(Leaf):
         super().__init__(array.shape, array.dtype, tuple(map(tuple, array.chunks)))
         self.array = array
         self.backend = backend
+
+
+class ChunkValue(Leaf):
+    """A small value already computed in this (the client) process: one chunk of the
+    backend named ``backend``. Small expressions are evaluated where they are built rather
+    than sent to the cluster (``_lowering/in_process.py``); the chunk is never mutated."""
+
+    __slots__ = ("value", "backend")
+
+    def __init__(self, value: Any, backend: str) -> None:
+        super().__init__(tuple(value.shape), value.dtype, tuple((n,) for n in value.shape))
+        self.value = value
+        self.backend = backend

@@ -28,6 +28,7 @@ from . import (
     elementwise,
     fused,
     histograms,
+    in_process,
     indexing,
     joining,
     lanes,
@@ -54,6 +55,7 @@ lowering_table: dict[type, Any] = {  # node type -> its Lowering
     **histograms.lowerings,
     **linalg.lowerings,
     **joining.lowerings,
+    **in_process.lowerings,
 }
 
 

@@ -187,16 +187,22 @@ def close_embedded() -> None:
         cluster.close()
 
 
+# tornado logs the worker heartbeat callback that fails while its scheduler closes.
+_SHUTDOWN_LOGGERS = ("distributed", "tornado")
+
+
 def _silence_distributed_logging() -> None:
-    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    for name in _SHUTDOWN_LOGGERS:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 @contextlib.contextmanager
 def _distributed_logging_silenced() -> Iterator[None]:
-    logger = logging.getLogger("distributed")
-    level = logger.level
-    logger.setLevel(logging.CRITICAL)
+    loggers = [logging.getLogger(name) for name in _SHUTDOWN_LOGGERS]
+    levels = [logger.level for logger in loggers]
+    _silence_distributed_logging()
     try:
         yield
     finally:
-        logger.setLevel(level)
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)

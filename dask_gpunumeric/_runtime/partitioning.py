@@ -17,43 +17,32 @@ The policy (``docs/partitioning.md`` has a table of its decisions):
 
 from __future__ import annotations
 
-import functools
 import math
-import os
-from dataclasses import dataclass
 
-import psutil
 from dask.utils import parse_bytes
 
 from . import config
+from .cluster_shape import ClusterShape, cluster_shape
 
 Chunks = tuple[tuple[int, ...], ...]
+
+__all__ = [
+    "Chunks",
+    "ClusterShape",
+    "block_count",
+    "current_cluster",
+    "default_chunks",
+    "split_evenly",
+]
 
 NOMINAL_ITEMSIZE = 8  # bytes; chunks must not depend on the dtype
 SPLIT_AXES = 2  # how many leading axes the blocks may split
 
 
-@dataclass(frozen=True)
-class ClusterShape:
-    """What partitioning needs to know of a cluster: its worker count, the memory of one
-    worker in bytes (device memory for GPU workers) and whether the workers are GPUs."""
-
-    workers: int
-    memory_per_worker: int
-    device: bool
-
-
-@functools.cache
-def local_machine() -> ClusterShape:
-    """The machine this process runs on: one CPU worker per usable core."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    workers = max(1, cores or 1)
-    return ClusterShape(workers, psutil.virtual_memory().total // workers, device=False)
-
-
 def current_cluster() -> ClusterShape:
-    """The cluster arrays are partitioned for (for now the local machine)."""
-    return local_machine()
+    """The cluster arrays are partitioned for: the active client's, else the embedded
+    cluster that would start on this machine (``cluster_shape``)."""
+    return cluster_shape()
 
 
 def split_evenly(length: int, parts: int) -> tuple[int, ...]:

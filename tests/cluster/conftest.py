@@ -9,10 +9,15 @@ import subprocess
 import sys
 from collections.abc import Iterator
 
+import dask
 import distributed
 import pytest
 
 REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
+# Clusters start slowly on a loaded 2-core machine; distributed's 30 s connect timeout
+# made cluster start-up fail there (not a bug of ours), so these tests allow more.
+SLOW_MACHINE_TIMEOUT = "120s"
+dask.config.set({"distributed.comm.timeouts.connect": SLOW_MACHINE_TIMEOUT})
 
 
 def run_dgn(
@@ -22,6 +27,7 @@ def run_dgn(
     runs whatever is installed) with the chunk backend chosen by the environment."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("DASK_GPUNUMERIC__")}
     env["DASK_GPUNUMERIC__BACKEND"] = backend
+    env["DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT"] = SLOW_MACHINE_TIMEOUT
     env["PYTHONPATH"] = os.pathsep.join([str(REPO_ROOT), env.get("PYTHONPATH", "")])
     return subprocess.run(
         [sys.executable, "-m", "dask_gpunumeric.cli", *args],

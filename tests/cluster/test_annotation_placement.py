@@ -16,6 +16,13 @@ import dask_gpunumeric as dnp
 from dask_gpunumeric.testing import assert_eq
 
 
+@pytest.fixture(autouse=True)
+def distributed_scheduler(backend: str) -> Iterator[None]:
+    """Computations go to the active client here (the suite's default is threads)."""
+    with dnp.config.set(scheduler="distributed"):
+        yield
+
+
 @pytest.fixture(scope="module")
 def client() -> Iterator[Client]:
     with LocalCluster(

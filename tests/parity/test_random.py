@@ -231,3 +231,11 @@ def test_legacy_functions_and_random_state() -> None:
     for name in ("beta", "binomial", "gamma", "poisson", "zipf", "ranf", "sample"):
         assert name in drandom.__all__ and callable(getattr(drandom, name))
     assert drandom.beta(2.0, 3.0, size=5).compute().shape == numpy.random.beta(2.0, 3.0, 5).shape
+
+
+def test_size_given_by_position_as_numpy_takes_it() -> None:
+    expected = numpy.random.default_rng(0).uniform(-1, 1, 7)
+    drawn = dnp.random.default_rng(0).uniform(-1, 1, 7)
+    assert drawn.shape == expected.shape and drawn.dtype == expected.dtype
+    assert dnp.random.uniform(-1, 1, (2, 3)).shape == numpy.random.uniform(-1, 1, (2, 3)).shape
+    assert float(dnp.random.normal(0.0, 1.0, 1000).std()) > 0.5

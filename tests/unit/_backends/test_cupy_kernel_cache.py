@@ -5,6 +5,7 @@ travel in a task."""
 from __future__ import annotations
 
 import pickle
+import types
 from typing import Any
 
 import numpy
@@ -108,3 +109,30 @@ def test_only_the_program_travels(device: CupyBackend) -> None:
     assert pickle.loads(payload)[1] == program
     with pytest.raises(pickle.PicklingError):
         pickle.dumps(RecordingKernel.built[0])
+
+
+def test_a_program_the_generator_refuses_runs_op_by_op_without_a_kernel() -> None:
+    """float16 has no kernel type: CuPy's own ufuncs (here NumPy's) run it instead."""
+    RecordingKernel.built.clear()
+    elementwise_kernel.cache_clear()
+    xp = types.ModuleType("stand_in_cupy")
+    xp.__dict__.update({n: getattr(numpy, n) for n in dir(numpy) if n[0] != "_"})
+    xp.ElementwiseKernel = RecordingKernel  # type: ignore[attr-defined]
+    device = CupyBackend(name="cupy", xp=xp, chunk_type=numpy.ndarray)
+    f2, f8, c16 = numpy.dtype("float16"), numpy.dtype("float64"), numpy.dtype("complex128")
+    program = ScalarProgram(
+        (f2, f8),
+        (
+            Instruction(2, "sqrt", (0,), f2),
+            Instruction(3, "astype", (2,), f8),
+            Instruction(4, "from_parts", (3, 1), c16),
+        ),
+        (4, 2),
+    )
+    half = numpy.array([4.0, 2.0, numpy.inf], f2)
+    other = numpy.array([numpy.inf, -1.0, 0.5])
+    parts, root = device.evaluate_program(program, half, other)
+    assert RecordingKernel.built == []
+    assert root.dtype == f2 and numpy.array_equal(root, numpy.sqrt(half))
+    assert numpy.array_equal(parts.real, numpy.sqrt(half).astype(f8))
+    assert numpy.array_equal(parts.imag, other) and parts.dtype == c16

@@ -79,7 +79,8 @@ def special_values(dtype: numpy.dtype) -> numpy.ndarray:
         info = numpy.iinfo(dtype)
         small = [v for v in range(-9, 10) if info.min <= v <= info.max]
         extremes = [info.min, info.min + 1, info.max - 1, info.max, info.max // 2]
-        return numpy.array(small + extremes + [8, 16, 31, 32, 63, 64]).astype(dtype)
+        values = small + extremes + [8, 16, 31, 32, 63, 64]
+        return numpy.array([v for v in values if info.min <= v <= info.max], dtype=dtype)
     if dtype.kind == "f":
         info = numpy.finfo(dtype)
         values = [numpy.nan, numpy.inf, -numpy.inf, 0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5]

@@ -153,6 +153,9 @@ ALL = {
     **{f"cast_{s}_{t}": cast_program(s, t) for s, t in CASTS},
     **{f"const_{d}": const_program(d) for d in DTYPES},
 }
+for name in ("power_int8", "power_int64", "power_uint8"):
+    _builder = ProgramBuilder(name[6:], name[6:])
+    ALL[name] = _builder.build(_builder.call("power", 0, 1))
 
 
 @pytest.fixture(scope="module")
@@ -165,7 +168,7 @@ def results(build_cache: pathlib.Path) -> dict[str, tuple[list, list]]:
     ]
     outputs = run_on_cpu(cases, build_cache)
     return {
-        n: (out, evaluate_with_numpy(ALL[n], i))
+        n: (out, None if n.startswith("power") else evaluate_with_numpy(ALL[n], i), i)
         for n, i, out in zip(names, inputs, outputs, strict=True)
     }
 
@@ -188,13 +191,13 @@ def test_casts_match_numpy_bit_for_bit(source: numpy.dtype, results) -> None:
     gives on x86-64 (C++ leaves them undefined; CUDA saturates)."""
     for target in DTYPES:
         if target != source:
-            (got,), (want,) = results[f"cast_{source}_{target}"]
+            (got,), (want,), _ = results[f"cast_{source}_{target}"]
             assert mismatches(got, numpy.asarray(want), 0).size == 0, (source, target)
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 def test_constants_are_exact(dtype: numpy.dtype, results) -> None:
-    (got,), (want,) = results[f"const_{dtype}"]
+    (got,), (want,), _ = results[f"const_{dtype}"]
     assert mismatches(got, numpy.asarray(want), 0).size == 0
 
 
@@ -203,9 +206,28 @@ def test_program_matches_numpy(name: str, results) -> None:
     """Bit for bit where every op is exact; else to a relative tolerance (the transcendental
     ops inside are each within 1-2 ulp of NumPy, see test_cuda_ufunc_loops)."""
     rtol = PROGRAMS[name][1]
-    for got, want in zip(*results[name], strict=True):
+    for got, want in zip(*results[name][:2], strict=True):
         if rtol:
             numpy.testing.assert_allclose(got, want, rtol=rtol, atol=rtol)
         else:
             assert mismatches(got, numpy.asarray(want), 0).size == 0
         assert got.dtype == want.dtype
+
+
+@pytest.mark.parametrize("name", ["power_int8", "power_int64", "power_uint8"])
+def test_integer_power_of_a_negative_exponent(name: str, results) -> None:
+    """NumPy raises ValueError for any negative integer exponent; a kernel cannot raise,
+    so it gives the exact power for exponents >= 0 (wrapping as NumPy does) and 1 / a**b
+    truncated toward zero otherwise (0 for a == 0; documented in cuda_helpers)."""
+    (got,), _, (base, exponent) = results[name]
+    negative = exponent < 0
+    assert negative.any() == (base.dtype.kind == "i") and not negative.all()
+    with numpy.errstate(over="ignore"):
+        expected = numpy.power(base, numpy.where(negative, 0, exponent))
+    # trunc(1 / a**n) for n >= 1: 0 when |a| >= 2 (|1 / a**n| <= 1/2), a**n when |a| == 1.
+    truncated = [
+        int(a) ** (-int(b) % 2) if abs(int(a)) == 1 else 0
+        for a, b in zip(base[negative], exponent[negative], strict=True)
+    ]
+    expected[negative] = numpy.array(truncated).astype(base.dtype)
+    assert numpy.array_equal(got, expected)
