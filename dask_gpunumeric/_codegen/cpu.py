@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -29,7 +30,7 @@ import numexpr
 import numpy
 
 from .._ir.scalar_program import Instruction, ScalarProgram
-from .numexpr_source import numexpr_source
+from .numexpr_source import numexpr_source, value_dtypes
 
 TILE_ELEMENTS = 1 << 14
 Evaluator = Callable[[tuple[numpy.ndarray, ...]], numpy.ndarray]
@@ -56,17 +57,24 @@ def compile_program(program: ScalarProgram, constants: tuple[str, ...], ndim: in
 
 
 def _numexpr_evaluator(program: ScalarProgram, source: str) -> Evaluator | None:
-    numexpr.set_num_threads(1)  # one task per core already: no threads inside a task
+    """numexpr, single-threaded (dask runs one task per core already), one compiled object
+    per thread: a compiled ``NumExpr`` keeps its work buffers on itself, so two threads
+    calling one object corrupt each other's results (pydata/numexpr#569)."""
+    numexpr.set_num_threads(1)
     signature = [
         (f"v{k}", numexpr.necompiler.getType(numpy.empty(0, dtype)))
         for k, dtype in enumerate(program.inputs)
     ]
     try:
-        compiled = numexpr.NumExpr(source, signature)
+        numexpr.NumExpr(source, signature)
     except ValueError:  # numexpr folded an input away (``where(False, a, b)``)
         return None
+    per_thread = threading.local()
 
     def run(operands: tuple[numpy.ndarray, ...]) -> numpy.ndarray:
+        compiled = getattr(per_thread, "compiled", None)
+        if compiled is None:
+            compiled = per_thread.compiled = numexpr.NumExpr(source, signature)
         return compiled(*operands, out=None, order="K", casting="safe", ex_uses_vml=False)
 
     return run
@@ -79,7 +87,8 @@ class _TiledChain:
         self.program = program
         self.n_inputs = len(program.inputs)
         self.output = program.outputs[0]
-        self.dtype = program.dtype_of(self.output)
+        dtypes = value_dtypes(program)
+        self.dtype = dtypes[self.output]
         last_use = {a: i for i, ins in enumerate(program.instructions) for a in ins.args}
         self.slots: dict[int, int] = {}  # value -> buffer slot
         self.slot_dtypes: list[numpy.dtype] = []
@@ -90,12 +99,18 @@ class _TiledChain:
                 self.slots[ins.result] = pool.pop() if pool else self._new_slot(ins.dtype)
             for arg in set(ins.args):
                 if last_use[arg] == i and arg in self.slots:
-                    free.setdefault(self.program.dtype_of(arg), []).append(self.slots[arg])
+                    free.setdefault(dtypes[arg], []).append(self.slots[arg])
         self.constants = {
             ins.result: ins.dtype.type(dict(ins.params)["value"])
             for ins in program.instructions
             if ins.op == "const"
         }
+        # (function, argument values, result value, buffer slot or None for the output)
+        self.steps = [
+            (step_function(ins), ins.args, ins.result, self.slots.get(ins.result))
+            for ins in program.instructions
+            if ins.op != "const"
+        ]
 
     def _new_slot(self, dtype: numpy.dtype) -> int:
         self.slot_dtypes.append(dtype)
@@ -121,12 +136,10 @@ class _TiledChain:
     ) -> None:
         values: dict[int, Any] = dict(enumerate(inputs))
         values.update(self.constants)
-        for ins in self.program.instructions:
-            if ins.op == "const":
-                continue
-            out = target if ins.result == self.output else buffers[self.slots[ins.result]]
-            run_instruction(ins, [values[a] for a in ins.args], out)
-            values[ins.result] = out
+        for function, args, result, slot in self.steps:
+            out = target if slot is None else buffers[slot]
+            function([values[a] for a in args], out)
+            values[result] = out
         if self.output < self.n_inputs or self.output in self.constants:
             numpy.copyto(target, values[self.output], casting="unsafe")
 
@@ -150,29 +163,35 @@ def _tile_indices(shape: tuple[int, ...], axis: int, rows: int) -> Iterator[tupl
             yield leading + (slice(start, min(start + rows, shape[axis])),)
 
 
-def run_instruction(ins: Instruction, args: list[Any], out: numpy.ndarray) -> None:
-    """Compute ``ins`` on ``args`` (tiles or scalars of the right dtypes) into ``out``."""
-    if ins.op == "astype":
-        numpy.copyto(out, args[0], casting="unsafe")
-    elif ins.op == "where":
-        numpy.copyto(out, args[2])
-        numpy.copyto(out, args[1], where=args[0])
-    elif ins.op == "real":
-        numpy.copyto(out, numpy.real(args[0]))
-    elif ins.op == "imag":
-        numpy.copyto(out, numpy.imag(args[0]))
-    elif ins.op == "from_parts":
-        out.real[...] = args[0]
-        out.imag[...] = args[1]
-    else:
-        _run_ufunc(ins, args, out)
+Step = Callable[[list[Any], numpy.ndarray], None]
 
 
-def _run_ufunc(ins: Instruction, args: list[Any], out: numpy.ndarray) -> None:
+def step_function(ins: Instruction) -> Step:
+    """What computes ``ins`` on its arguments (tiles or scalars of the right dtypes) into
+    ``out``: NumPy's own ufunc for ufuncs, copies for casts and ``where``."""
+    if ins.op in _COPIES:
+        return _COPIES[ins.op]
     ufunc = getattr(numpy, ins.op)
     if ufunc.nout == 1:
-        ufunc(*args, out=out)
-        return
+        return lambda args, out: ufunc(*args, out=out)
     output = dict(ins.params).get("output", 0)
-    results = ufunc(*args)
-    numpy.copyto(out, results[output])
+    return lambda args, out: numpy.copyto(out, ufunc(*args)[output])
+
+
+def _where(args: list[Any], out: numpy.ndarray) -> None:
+    numpy.copyto(out, args[2])
+    numpy.copyto(out, args[1], where=args[0])
+
+
+def _from_parts(args: list[Any], out: numpy.ndarray) -> None:
+    out.real[...] = args[0]
+    out.imag[...] = args[1]
+
+
+_COPIES: dict[str, Step] = {
+    "astype": lambda args, out: numpy.copyto(out, args[0], casting="unsafe"),
+    "where": _where,
+    "real": lambda args, out: numpy.copyto(out, numpy.real(args[0])),
+    "imag": lambda args, out: numpy.copyto(out, numpy.imag(args[0])),
+    "from_parts": _from_parts,
+}

@@ -46,13 +46,24 @@ def numexpr_source(program: ScalarProgram) -> str | None:
     ):
         return None
     text: dict[int, str] = {k: f"v{k}" for k in range(len(program.inputs))}
+    constants = {ins.result for ins in program.instructions if ins.op == "const"}
+    dtypes = value_dtypes(program)
     for ins in program.instructions:
-        arg_dtypes = [program.dtype_of(a) for a in ins.args]
+        if ins.op == "divide" and ins.args[1] in constants:
+            return None
+        arg_dtypes = [dtypes[a] for a in ins.args]
         source = _instruction_source(ins, [text[a] for a in ins.args], arg_dtypes)
         if source is None:
             return None
         text[ins.result] = source
     return text[program.outputs[0]]
+
+
+def value_dtypes(program: ScalarProgram) -> dict[int, numpy.dtype]:
+    """Every value's dtype at once (``dtype_of`` one by one is quadratic on long programs)."""
+    dtypes = dict(enumerate(program.inputs))
+    dtypes.update((ins.result, ins.dtype) for ins in program.instructions)
+    return dtypes
 
 
 def _instruction_source(

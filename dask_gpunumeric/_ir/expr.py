@@ -15,6 +15,11 @@ _node_numbers = itertools.count()
 SESSION_TOKEN = uuid.uuid4().hex[:8]
 
 
+def fresh_number() -> int:
+    """A node number never given before: numbers grow, so a node's exceed its children's."""
+    return next(_node_numbers)
+
+
 class Expr:
     """An immutable lazy array value: ``shape``, ``dtype`` and the nodes it is computed from.
 
@@ -36,7 +41,7 @@ class Expr:
         self.dtype = numpy.dtype(dtype)
         self.children = children
         self.depth = 1 + max((child.depth for child in children), default=0)
-        self.number = next(_node_numbers)
+        self.number = fresh_number()
         self.annotations = runtime_annotations.current()
 
     @property

@@ -16,10 +16,22 @@ class FusedElementwise(Expr):
     be 0-d (a reduction's result used as a scalar). Built by ``_passes.fuse_elementwise``.
     """
 
-    __slots__ = ("program",)
+    __slots__ = ("program", "root_name")
 
     def __init__(
-        self, program: ScalarProgram, inputs: tuple[Expr, ...], shape: tuple[int, ...], dtype: Any
+        self,
+        program: ScalarProgram,
+        inputs: tuple[Expr, ...],
+        shape: tuple[int, ...],
+        dtype: Any,
+        root_name: str,
     ) -> None:
         super().__init__(shape, dtype, inputs)
         self.program = program
+        self.root_name = root_name
+
+    @property
+    def name(self) -> str:
+        """The fused tree's root's: its layer is what the user's last operation made (the
+        name dask dashboards show and annotation tests look for)."""
+        return self.root_name

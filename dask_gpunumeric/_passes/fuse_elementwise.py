@@ -117,8 +117,8 @@ def _replacement(groups: dict[int, _Group]) -> Callable[[Expr, Callable[[Expr], 
             return keep(node, new_of)
         assert isinstance(node, Elementwise)
         program, inputs = build_program(node, group.members)
-        fused = FusedElementwise(program, tuple(new_of(x) for x in inputs), node.shape, node.dtype)
-        fused.number = node.number
+        inputs_now = tuple(new_of(x) for x in inputs)
+        fused = FusedElementwise(program, inputs_now, node.shape, node.dtype, node.name)
         fused.annotations = node.annotations
         return fused
 

@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from .._ir.elementwise import Elementwise
-from .._ir.expr import Expr
+from .._ir.expr import Expr, fresh_number
 
 
 def count_uses(roots: list[Expr]) -> Counter[int]:
@@ -43,8 +43,8 @@ def nodes_children_first(roots: list[Expr]) -> list[Expr]:
 
 def with_children(node: Expr, children: tuple[Expr, ...]) -> Expr:
     """A copy of ``node`` computing the same value from ``children`` (equal in value,
-    position by position, to its old ones). It keeps ``node``'s number, so its layer name
-    and the topological order by number are unchanged."""
+    position by position, to its old ones). It gets a new number (so a layer name of its
+    own: its chunks may differ from the original's, whose keys may be persisted)."""
     if all(new is old for new, old in zip(children, node.children, strict=True)):
         return node
     copy = object.__new__(type(node))
@@ -54,6 +54,7 @@ def with_children(node: Expr, children: tuple[Expr, ...]) -> Expr:
                 object.__setattr__(copy, slot, getattr(node, slot))
     copy.children = children
     copy.depth = 1 + max((child.depth for child in children), default=0)
+    copy.number = fresh_number()
     if isinstance(copy, Elementwise):
         replacements = iter(children)
         copy.operands = tuple(

@@ -9,6 +9,7 @@ NumPy's clip); ``where`` casts its condition to bool and its branches to the res
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -21,9 +22,10 @@ from .._ir.scalar_program import Instruction, ScalarProgram
 from .._ir.ufunc_table import ufunc_by_name
 
 PYTHON_SCALARS = (bool, int, float, complex)
+_FLOAT64 = numpy.dtype(numpy.float64)
 
 
-class NotFusable(Exception):
+class NotFusableError(Exception):
     """The node has no exact scalar-program form (e.g. a scalar not representable in its
     loop dtype); it stays an ``Elementwise`` node."""
 
@@ -36,7 +38,7 @@ class ProgramBuilder:
         self.n_inputs = len(self.dtypes)
         self.instructions: list[Instruction] = []
         self._casts: dict[tuple[int, numpy.dtype], int] = {}
-        self._consts: dict[tuple[Any, numpy.dtype], int] = {}
+        self._consts: dict[tuple[type, str, numpy.dtype], int] = {}
 
     def emit(self, op: str, args: tuple[int, ...], dtype: Any, params: tuple = ()) -> int:
         result = len(self.dtypes)
@@ -69,13 +71,15 @@ class ProgramBuilder:
 
 
 def exact_scalar(scalar: Any, dtype: numpy.dtype) -> Any:
-    """``scalar`` in ``dtype`` as a Python scalar; ``NotFusable`` if NumPy would refuse it."""
+    """``scalar`` in ``dtype`` as a Python scalar; ``NotFusableError`` if NumPy would refuse it."""
+    if type(scalar) is float and dtype == _FLOAT64:  # the common case, exact as it is
+        return scalar
     try:
         with warnings.catch_warnings(), numpy.errstate(all="ignore"):
             warnings.simplefilter("ignore")
             return dtype.type(scalar).item()
     except (OverflowError, ValueError, TypeError) as error:
-        raise NotFusable(f"{scalar!r} as {dtype}: {error}") from None
+        raise NotFusableError(f"{scalar!r} as {dtype}: {error}") from None
 
 
 def scalar_dtype_hint(scalar: Any) -> Any:
@@ -96,7 +100,9 @@ def translate(builder: ProgramBuilder, node: Elementwise, operands: list[Operand
     translation = _translations.get(node.op, _translate_ufunc)
     result = translation(builder, node, operands)
     if builder.dtypes[result] != node.dtype:
-        raise NotFusable(f"{node.op} gives {builder.dtypes[result]}, the node says {node.dtype}")
+        raise NotFusableError(
+            f"{node.op} gives {builder.dtypes[result]}, the node says {node.dtype}"
+        )
     return result
 
 
@@ -112,24 +118,43 @@ def _operand_hint(builder: ProgramBuilder, operand: Operand) -> Any:
 
 def _translate_ufunc(builder: ProgramBuilder, node: Elementwise, operands: list[Operand]) -> int:
     if node.op not in ufunc_by_name:
-        raise NotFusable(f"no scalar form for {node.op!r}")
+        raise NotFusableError(f"no scalar form for {node.op!r}")
     spec = ufunc_by_name[node.op]
     params = dict(node.params)
     output = params.get("output", 0)
     hints = tuple(_operand_hint(builder, x) for x in operands) + (None,) * spec.nout
-    signature = None
-    if "dtype" in params:
-        signature = (None,) * spec.nin + (params["dtype"],) * spec.nout
-    try:
-        loop = spec.numpy_ufunc.resolve_dtypes(
-            hints, signature=signature, casting=params.get("casting", "same_kind")
-        )
-    except (TypeError, ValueError) as error:  # the call's probe accepted it: be safe
-        raise NotFusable(str(error)) from None
+    loop = _loop_dtypes(spec.numpy_name, hints, params.get("dtype"), params.get("casting"))
     args = tuple(_as_value(builder, x, dtype) for x, dtype in zip(operands, loop, strict=False))
     extra = (("output", output),) if spec.nout > 1 else ()
-    result = builder.emit(spec.numpy_name, args, loop[spec.nin + output], extra)
+    if _is_real_square(spec.numpy_name, operands, loop):
+        result = builder.emit("square", args[:1], loop[0])
+    else:
+        result = builder.emit(spec.numpy_name, args, loop[spec.nin + output], extra)
     return builder.cast(result, node.dtype)
+
+
+def _is_real_square(name: str, operands: list[Operand], loop: tuple[numpy.dtype, ...]) -> bool:
+    """``x ** 2`` on real floats: NumPy's ``**`` computes it as ``square(x)`` (its scalar
+    power fast path), exact, and 7x faster than the ``pow`` call of ``power``."""
+    if name != "power" or loop[0].kind != "f":
+        return False
+    kind, payload = operands[1]
+    return kind == "scalar" and type(payload) in (int, float) and payload == 2
+
+
+@functools.lru_cache(maxsize=4096)
+def _loop_dtypes(
+    name: str, hints: tuple[Any, ...], dtype: numpy.dtype | None, casting: str | None
+) -> tuple[numpy.dtype, ...]:
+    """The loop NumPy picks (``resolve_dtypes``), cached: a long chain asks the same."""
+    ufunc = getattr(numpy, name)
+    options: dict[str, Any] = {"casting": casting or "same_kind"}
+    if dtype is not None:
+        options["signature"] = (None,) * ufunc.nin + (dtype,) * ufunc.nout
+    try:
+        return tuple(ufunc.resolve_dtypes(hints, **options))
+    except (TypeError, ValueError) as error:  # the call's probe accepted it: be safe
+        raise NotFusableError(str(error)) from None
 
 
 def _translate_astype(builder: ProgramBuilder, node: Elementwise, operands: list[Operand]) -> int:
@@ -155,7 +180,7 @@ def _translate_component(
 ) -> int:
     kind, payload = operands[0]
     if kind != "value":
-        raise NotFusable("real/imag of a scalar")
+        raise NotFusableError("real/imag of a scalar")
     return builder.emit(node.op, (payload,), node.dtype)
 
 
@@ -226,6 +251,6 @@ def is_translatable(node: Elementwise) -> bool:
     """Whether ``node`` alone has a scalar-program form (its children as inputs)."""
     try:
         build_program(node, {node.number})
-    except NotFusable:
+    except NotFusableError:
         return False
     return True

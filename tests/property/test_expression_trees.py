@@ -1,5 +1,6 @@
 """Random expression trees of ufuncs, ``where`` and ``astype`` over 2-3 broadcastable
-inputs with random shapes, dtypes and chunkings give NumPy's answer (or NumPy's error)."""
+inputs with random shapes, dtypes and chunkings give NumPy's answer (or NumPy's error),
+with chunk fusion on and off (``gpunumeric.fusion``)."""
 
 from __future__ import annotations
 
@@ -158,4 +159,6 @@ def test_expression_tree_matches_numpy(case: tuple[Any, ...]) -> None:
             )
             return
         actual = evaluate(tree, dnp, ours)
-        assert_eq(actual, numpy.asarray(expected))
+        assert_eq(actual, numpy.asarray(expected))  # fused (the default)
+        with dnp.config.set(fusion=False):
+            assert_eq(actual, numpy.asarray(expected))

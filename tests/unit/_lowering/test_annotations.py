@@ -41,7 +41,8 @@ def _sent_annotations(collection: Any) -> dict[str, dict[Any, Any]]:
 
 def test_every_layer_of_a_node_carries_its_annotations() -> None:
     w, names, expected = _build()
-    layers = w.to_dask().dask.layers
+    with dnp.config.set(fusion=False):  # a layer per node (fused, sqrt has none of its own)
+        layers = w.to_dask().dask.layers
     assert len(w.to_dask().chunks[0]) > 1
     for name in names["gpu"]:
         assert layers[name].annotations == GPU
@@ -52,7 +53,7 @@ def test_every_layer_of_a_node_carries_its_annotations() -> None:
 
 def test_lowering_inside_another_annotate_block_keeps_the_nodes_own() -> None:
     w, names, _ = _build()
-    with dask.annotate(resources={"TPU": 1}):
+    with dask.annotate(resources={"TPU": 1}), dnp.config.set(fusion=False):
         layers = w.to_dask().dask.layers
     assert layers[next(iter(names["none"]))].annotations is None
     assert {layers[n].annotations["resources"]["GPU"] for n in names["gpu"]} == {1}
