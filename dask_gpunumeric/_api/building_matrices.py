@@ -18,7 +18,7 @@ import numpy
 
 from .._array.ndarray import ndarray
 from .broadcasting import indices
-from .creation import asarray, ones
+from .creation import asarray, ones, zeros
 from .diagonals import diag
 from .joining import concatenate
 from .numerical_ranges import arange
@@ -63,6 +63,8 @@ def vander(x: Any, N: int | None = None, increasing: bool = False) -> ndarray:
         raise ValueError("x must be a one-dimensional array or sequence.")
     columns = points.shape[0] if N is None else operator.index(N)
     dtype = numpy.promote_types(points.dtype, int)
+    if columns == 0:
+        return zeros((points.shape[0], 0), dtype=dtype)
     first = ones((points.shape[0], min(columns, 1)), dtype=dtype)
     repeated = (points.reshape(-1, 1) * ones((1, max(columns - 1, 0)), dtype=dtype)).astype(dtype)
     powers = concatenate([first, cumprod(repeated, axis=1)], axis=1)
