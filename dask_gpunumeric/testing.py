@@ -86,3 +86,35 @@ def assert_raises_like(numpy_call: Callable[[], Any], our_call: Callable[[], Any
         )
         return error
     raise AssertionError(f"did not raise; NumPy raises {expected.__name__}")
+
+
+def numbered_values(
+    shape: tuple[int, ...], dtype: str = "float64", *, shuffled: bool = False
+) -> numpy.ndarray:
+    """Distinct, exactly representable test values ``1, 2, ...`` of ``shape`` (``shuffled``:
+    ``k * 7 % 11`` instead, unsorted with repeats); bool arrays are ``k % 3 == 0`` and complex
+    ones get a reversed imaginary part."""
+    values = numpy.arange(1, 1 + int(numpy.prod(shape)))
+    values = (values * 7 % 11 if shuffled else values).reshape(shape)
+    if dtype == "bool":
+        return values % 3 == 0
+    if dtype.startswith("complex"):
+        return (values + 1j * values[::-1].reshape(shape)).astype(dtype)
+    return values.astype(dtype)
+
+
+def check_case(
+    case: Callable[[Any, Any], Any], host_input: numpy.ndarray, chunks: Any = None
+) -> None:
+    """``case(module, array)`` run on NumPy and on ours from the same input: each result (or
+    each of a list's or tuple's) compared with :func:`assert_eq`."""
+    import dask_gpunumeric
+
+    expected = case(numpy, host_input.copy())
+    ours = case(dask_gpunumeric, dask_gpunumeric.array(host_input, chunks=chunks))
+    if isinstance(expected, (list, tuple)):
+        assert isinstance(ours, type(expected)) and len(ours) == len(expected)
+        for mine, theirs in zip(ours, expected, strict=True):
+            assert_eq(mine, theirs)
+    else:
+        assert_eq(ours, expected)

@@ -11,24 +11,15 @@ import numpy
 import pytest
 
 import dask_gpunumeric as dnp
-from dask_gpunumeric.testing import PARITY_DTYPES, assert_eq, assert_raises_like
+from dask_gpunumeric.testing import (
+    PARITY_DTYPES,
+    assert_eq,
+    assert_raises_like,
+    check_case,
+    numbered_values,
+)
 
 Case = Callable[[Any, Any], Any]  # (module, array) -> result
-
-
-def host(shape: tuple[int, ...], dtype: str = "float64") -> numpy.ndarray:
-    values = numpy.arange(1, 1 + int(numpy.prod(shape))).reshape(shape)
-    if dtype == "bool":
-        return values % 3 == 0
-    if dtype.startswith("complex"):
-        return (values + 1j * values[::-1].reshape(shape)).astype(dtype)
-    return values.astype(dtype)
-
-
-def check(case: Case, expected_input: numpy.ndarray, chunks: Any = None) -> None:
-    expected = case(numpy, expected_input.copy())
-    ours = case(dnp, dnp.array(expected_input, chunks=chunks))
-    assert_eq(ours, expected)
 
 
 JOIN_CASES: dict[str, Case] = {
@@ -52,13 +43,13 @@ JOIN_CASES: dict[str, Case] = {
 @pytest.mark.parametrize("name", JOIN_CASES)
 @pytest.mark.parametrize("chunks", [None, (2, 3)])
 def test_joins_match_numpy(name: str, chunks: Any) -> None:
-    check(JOIN_CASES[name], host((4, 6)), chunks)
+    check_case(JOIN_CASES[name], numbered_values((4, 6)), chunks)
 
 
 @pytest.mark.parametrize("dtype", PARITY_DTYPES)
 def test_joins_promote_like_numpy(dtype: str) -> None:
     for other in ("int8", "float32", "bool"):
-        expected = [host((3, 2), dtype), host((2, 2), other)]
+        expected = [numbered_values((3, 2), dtype), numbered_values((2, 2), other)]
         ours = [dnp.array(x, chunks=(2, 1)) for x in expected]
         assert_eq(dnp.concatenate(ours), numpy.concatenate(expected))
         assert_eq(dnp.vstack([ours[1], ours[0]]), numpy.vstack([expected[1], expected[0]]))
@@ -75,7 +66,7 @@ def test_host_and_list_inputs() -> None:
 def test_out_writes_through_views() -> None:
     expected = numpy.zeros((3, 8))
     ours = dnp.zeros((3, 8), chunks=(2, 3))
-    parts = [host((2, 3)), host((1, 3)) * 10]
+    parts = [numbered_values((2, 3)), numbered_values((1, 3)) * 10]
     numpy.concatenate(parts, out=expected[:, ::2].T[1:])
     result = dnp.concatenate([dnp.array(p) for p in parts], out=ours[:, ::2].T[1:])
     assert_eq(ours, expected)
@@ -104,7 +95,7 @@ JOIN_ERRORS: dict[str, Case] = {
 
 @pytest.mark.parametrize("name", JOIN_ERRORS)
 def test_join_errors_match_numpy(name: str) -> None:
-    expected = host((4, 6))
+    expected = numbered_values((4, 6))
     ours = dnp.array(expected, chunks=(2, 3))
     assert_raises_like(
         lambda: JOIN_ERRORS[name](numpy, expected), lambda: JOIN_ERRORS[name](dnp, ours)

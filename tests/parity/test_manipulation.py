@@ -11,30 +11,15 @@ import numpy
 import pytest
 
 import dask_gpunumeric as dnp
-from dask_gpunumeric.testing import PARITY_DTYPES, assert_eq, assert_raises_like
+from dask_gpunumeric.testing import (
+    PARITY_DTYPES,
+    assert_eq,
+    assert_raises_like,
+    check_case,
+    numbered_values,
+)
 
 Case = Callable[[Any, Any], Any]  # (module, array) -> result
-
-
-def host(shape: tuple[int, ...], dtype: str = "float64") -> numpy.ndarray:
-    values = numpy.arange(1, 1 + int(numpy.prod(shape))).reshape(shape)
-    if dtype == "bool":
-        return values % 3 == 0
-    if dtype.startswith("complex"):
-        return (values + 1j * values[::-1].reshape(shape)).astype(dtype)
-    return values.astype(dtype)
-
-
-def check(case: Case, expected_input: numpy.ndarray, chunks: Any = None) -> None:
-    """The case on NumPy and on ours (same input): each result, or each of a list's."""
-    expected = case(numpy, expected_input.copy())
-    ours = case(dnp, dnp.array(expected_input, chunks=chunks))
-    if isinstance(expected, (list, tuple)):
-        assert isinstance(ours, type(expected)) and len(ours) == len(expected)
-        for mine, theirs in zip(ours, expected, strict=True):
-            assert_eq(mine, theirs)
-    else:
-        assert_eq(ours, expected)
 
 
 VIEW_CASES: dict[str, Case] = {
@@ -71,13 +56,13 @@ VIEW_CASES: dict[str, Case] = {
 @pytest.mark.parametrize("name", VIEW_CASES)
 @pytest.mark.parametrize("chunks", [None, (1, 2, 3)])
 def test_view_functions_match_numpy(name: str, chunks: Any) -> None:
-    check(VIEW_CASES[name], host((4, 3, 5)), chunks)
+    check_case(VIEW_CASES[name], numbered_values((4, 3, 5)), chunks)
 
 
 @pytest.mark.parametrize("dtype", PARITY_DTYPES)
 def test_view_functions_keep_every_dtype(dtype: str) -> None:
     for name in ("flip-axes", "rot90-3", "broadcast_to", "split-indices"):
-        check(VIEW_CASES[name], host((4, 3, 5), dtype), (3, 2, 2))
+        check_case(VIEW_CASES[name], numbered_values((4, 3, 5), dtype), (3, 2, 2))
 
 
 ERROR_CASES: dict[str, Case] = {
@@ -108,7 +93,7 @@ ERROR_CASES: dict[str, Case] = {
 
 @pytest.mark.parametrize("name", ERROR_CASES)
 def test_errors_match_numpy(name: str) -> None:
-    expected = host((4, 3, 5))
+    expected = numbered_values((4, 3, 5))
     ours = dnp.array(expected, chunks=(2, 2, 2))
     assert_raises_like(
         lambda: ERROR_CASES[name](numpy, expected), lambda: ERROR_CASES[name](dnp, ours)
@@ -131,7 +116,7 @@ WRITABLE_VIEWS: dict[str, Case] = {
 
 @pytest.mark.parametrize("name", WRITABLE_VIEWS)
 def test_writes_through_views_reach_the_base(name: str) -> None:
-    expected = host((4, 3, 5))
+    expected = numbered_values((4, 3, 5))
     ours = dnp.array(expected, chunks=(3, 2, 2))
     expected_view = WRITABLE_VIEWS[name](numpy, expected)
     ours_view = WRITABLE_VIEWS[name](dnp, ours)
@@ -157,7 +142,7 @@ def test_writes_through_views_reach_the_base(name: str) -> None:
     ids=["broadcast_to", "diagonal", "diag"],
 )
 def test_read_only_views_see_writes_and_refuse_them(make: Case) -> None:
-    expected = host((4, 3, 5))
+    expected = numbered_values((4, 3, 5))
     ours = dnp.array(expected, chunks=(3, 2, 2))
     expected_view, ours_view = make(numpy, expected), make(dnp, ours)
     expected[0] = -1.0
@@ -192,7 +177,7 @@ def test_copy_of_a_read_only_view_is_writable() -> None:
 
 
 def test_split_pieces_are_views_of_one_store() -> None:
-    expected = host((6, 4))
+    expected = numbered_values((6, 4))
     ours = dnp.array(expected, chunks=(4, 3))
     pieces = (numpy.array_split(expected, 4), dnp.array_split(ours, 4))
     for both in zip(*pieces, strict=True):

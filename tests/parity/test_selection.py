@@ -12,29 +12,20 @@ import numpy
 import pytest
 
 import dask_gpunumeric as dnp
-from dask_gpunumeric.testing import PARITY_DTYPES, assert_eq, assert_raises_like
+from dask_gpunumeric.testing import (
+    PARITY_DTYPES,
+    assert_eq,
+    assert_raises_like,
+    check_case,
+    numbered_values,
+)
+
+
+def host_values(shape: tuple[int, ...], dtype: str = "float64") -> numpy.ndarray:
+    return numbered_values(shape, dtype, shuffled=True)
+
 
 Case = Callable[[Any, Any], Any]  # (module, array) -> result
-
-
-def host(shape: tuple[int, ...], dtype: str = "float64") -> numpy.ndarray:
-    values = (numpy.arange(1, 1 + int(numpy.prod(shape))) * 7 % 11).reshape(shape)
-    if dtype == "bool":
-        return values % 3 == 0
-    if dtype.startswith("complex"):
-        return (values + 1j * values[::-1].reshape(shape)).astype(dtype)
-    return values.astype(dtype)
-
-
-def check(case: Case, expected_input: numpy.ndarray, chunks: Any = None) -> None:
-    expected = case(numpy, expected_input.copy())
-    ours = case(dnp, dnp.array(expected_input, chunks=chunks))
-    if isinstance(expected, tuple):
-        assert isinstance(ours, tuple) and len(ours) == len(expected)
-        for mine, theirs in zip(ours, expected, strict=True):
-            assert_eq(mine, theirs)
-    else:
-        assert_eq(ours, expected)
 
 
 SELECT_CASES: dict[str, Case] = {
@@ -85,7 +76,7 @@ SELECT_CASES: dict[str, Case] = {
 @pytest.mark.parametrize("name", SELECT_CASES)
 @pytest.mark.parametrize("chunks", [None, (2, 3)])
 def test_selection_matches_numpy(name: str, chunks: Any) -> None:
-    check(SELECT_CASES[name], host((3, 4)), chunks)
+    check_case(SELECT_CASES[name], host_values((3, 4)), chunks)
 
 
 @pytest.mark.parametrize("dtype", PARITY_DTYPES)
@@ -100,7 +91,7 @@ def test_selection_keeps_every_dtype(dtype: str) -> None:
         choose,
         "select",
     ):
-        check(SELECT_CASES[name], host((3, 4), dtype), (2, 3))
+        check_case(SELECT_CASES[name], host_values((3, 4), dtype), (2, 3))
 
 
 def test_nonzero_counts_blocks_on_the_workers() -> None:
@@ -137,7 +128,7 @@ SELECT_ERRORS: dict[str, Case] = {
 
 @pytest.mark.parametrize("name", SELECT_ERRORS)
 def test_selection_errors_match_numpy(name: str) -> None:
-    expected = host((3, 4))
+    expected = host_values((3, 4))
     ours = dnp.array(expected, chunks=(2, 3))
     case = SELECT_ERRORS[name]
     assert_raises_like(lambda: case(numpy, expected), lambda: case(dnp, ours))
@@ -225,7 +216,7 @@ def test_mutations_write_through_views(mutate: Callable[[Any, Any], None], view:
         whole = VIEWS[view](base)
         return whole[:3, :4] if whole.shape[0] >= 3 and whole.shape[1] >= 4 else whole
 
-    expected = host((6, 5))
+    expected = host_values((6, 5))
     ours = dnp.array(expected, chunks=(4, 3))
     try:
         mutate(numpy, target(expected.copy()))
@@ -242,7 +233,7 @@ def test_mutations_write_through_views(mutate: Callable[[Any, Any], None], view:
 
 
 def _dtype_case(mutate: Callable[[Any, Any], None], dtype: str) -> None:
-    expected = host((3, 4), dtype)
+    expected = host_values((3, 4), dtype)
     ours = dnp.array(expected, chunks=(2, 3))
     mutate(numpy, expected)
     mutate(dnp, ours)
@@ -278,7 +269,7 @@ MUTATION_ERRORS: dict[str, Case] = {
 
 @pytest.mark.parametrize("name", MUTATION_ERRORS)
 def test_failed_mutations_leave_the_target_untouched(name: str) -> None:
-    expected = host((3, 4))
+    expected = host_values((3, 4))
     ours = dnp.array(expected, chunks=(2, 3))
     view = ours[::-1]
     case = MUTATION_ERRORS[name]
@@ -287,7 +278,7 @@ def test_failed_mutations_leave_the_target_untouched(name: str) -> None:
 
 
 def test_put_along_flat_axis_writes_through_a_contiguous_view() -> None:
-    expected = host((4, 3))
+    expected = host_values((4, 3))
     ours = dnp.array(expected, chunks=(3, 2))
     for base in (expected, ours):
         _put_along_flat(dnp if base is ours else numpy, base[1:])

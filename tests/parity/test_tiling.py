@@ -10,29 +10,15 @@ import numpy
 import pytest
 
 import dask_gpunumeric as dnp
-from dask_gpunumeric.testing import PARITY_DTYPES, assert_eq, assert_raises_like
+from dask_gpunumeric.testing import (
+    PARITY_DTYPES,
+    assert_eq,
+    assert_raises_like,
+    check_case,
+    numbered_values,
+)
 
 Case = Callable[[Any, Any], Any]  # (module, array) -> result
-
-
-def host(shape: tuple[int, ...], dtype: str = "float64") -> numpy.ndarray:
-    values = numpy.arange(1, 1 + int(numpy.prod(shape))).reshape(shape)
-    if dtype == "bool":
-        return values % 3 == 0
-    if dtype.startswith("complex"):
-        return (values + 1j * values[::-1].reshape(shape)).astype(dtype)
-    return values.astype(dtype)
-
-
-def check(case: Case, expected_input: numpy.ndarray, chunks: Any = None) -> None:
-    expected = case(numpy, expected_input.copy())
-    ours = case(dnp, dnp.array(expected_input, chunks=chunks))
-    if isinstance(expected, tuple):
-        assert isinstance(ours, tuple) and len(ours) == len(expected)
-        for mine, theirs in zip(ours, expected, strict=True):
-            assert_eq(mine, theirs)
-    else:
-        assert_eq(ours, expected)
 
 
 CASES: dict[str, Case] = {
@@ -93,21 +79,26 @@ PAD_CASES: dict[str, Case] = {
 @pytest.mark.parametrize("name", CASES)
 @pytest.mark.parametrize("chunks", [None, (3, 4)])
 def test_matches_numpy(name: str, chunks: Any) -> None:
-    check(CASES[name], host((4, 6)), chunks)
+    check_case(CASES[name], numbered_values((4, 6)), chunks)
 
 
 @pytest.mark.parametrize("name", PAD_CASES)
 @pytest.mark.parametrize("chunks", [None, (3, 4)])
 def test_pad_matches_numpy(name: str, chunks: Any) -> None:
-    check(PAD_CASES[name], host((4, 6)), chunks)
+    check_case(PAD_CASES[name], numbered_values((4, 6)), chunks)
 
 
 @pytest.mark.parametrize("dtype", ["int16", "float32", "float64", "complex128"])
 @pytest.mark.parametrize("end_values", [0, (4, -3)])
 def test_linear_ramp_matches_numpy_up_to_rounding(dtype: str, end_values: Any) -> None:
-    expected = numpy.pad(host((4, 6), dtype), (1, 3), mode="linear_ramp", end_values=end_values)
+    expected = numpy.pad(
+        numbered_values((4, 6), dtype), (1, 3), mode="linear_ramp", end_values=end_values
+    )
     ours = dnp.pad(
-        dnp.array(host((4, 6), dtype), chunks=(3, 4)), (1, 3), "linear_ramp", end_values=end_values
+        dnp.array(numbered_values((4, 6), dtype), chunks=(3, 4)),
+        (1, 3),
+        "linear_ramp",
+        end_values=end_values,
     )
     tolerance = 0 if dtype == "int16" else 1e-6 if dtype == "float32" else 1e-13
     assert_eq(ours, expected, rtol=tolerance, atol=tolerance)
@@ -117,10 +108,10 @@ def test_linear_ramp_matches_numpy_up_to_rounding(dtype: str, end_values: Any) -
 def test_every_dtype(dtype: str) -> None:
     names = ["tile-more-axes", "repeat-counts", "roll-axes", "diag-from-1d", "tril-k", "trace"]
     for name in names:
-        check(CASES[name], host((4, 6), dtype), (3, 4))
+        check_case(CASES[name], numbered_values((4, 6), dtype), (3, 4))
     pad_modes = ["edge", "reflect", "symmetric", "wrap"] if dtype == "bool" else PAD_CASES
     for name in pad_modes:
-        check(PAD_CASES[name], host((4, 6), dtype), (3, 4))
+        check_case(PAD_CASES[name], numbered_values((4, 6), dtype), (3, 4))
 
 
 def test_indices_and_ix() -> None:
@@ -130,7 +121,7 @@ def test_indices_and_ix() -> None:
         dnp.indices((2, 3), sparse=True), numpy.indices((2, 3), sparse=True), strict=True
     ):
         assert_eq(mine, theirs)
-    expected = host((4, 6))
+    expected = numbered_values((4, 6))
     ours = dnp.array(expected, chunks=(3, 4))
     index = ([0, 3], numpy.array([True, False, True, True, False, True]))
     assert_eq(ours[dnp.ix_(*index)], expected[numpy.ix_(*index)])
@@ -162,7 +153,7 @@ ERRORS: dict[str, Case] = {
 
 @pytest.mark.parametrize("name", ERRORS)
 def test_errors_match_numpy(name: str) -> None:
-    expected = host((4, 6))
+    expected = numbered_values((4, 6))
     ours = dnp.array(expected, chunks=(3, 4))
     assert_raises_like(lambda: ERRORS[name](numpy, expected), lambda: ERRORS[name](dnp, ours))
 
