@@ -184,4 +184,6 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from benchmarks import run_threaded_unless_told
+
+    run_threaded_unless_told(main)

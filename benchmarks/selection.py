@@ -70,4 +70,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from benchmarks import run_threaded_unless_told
+
+    run_threaded_unless_told(main)
