@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from .expr import Expr
@@ -32,6 +33,9 @@ class FusedElementwise(Expr):
 
     @property
     def name(self) -> str:
-        """The fused tree's root's: its layer is what the user's last operation made (the
-        name dask dashboards show and annotation tests look for)."""
-        return self.root_name
+        """The fused tree's root's name (what the user's last operation made, as dashboards
+        show it) and a digest of what the kernel reads and computes: one root can be fused
+        differently in two lowerings (other consumers cut the tree elsewhere, or its inputs
+        are rebuilt nodes), and one key must never stand for two different tasks."""
+        content = repr((self.program, [child.name for child in self.children]))
+        return f"{self.root_name}~{hashlib.sha1(content.encode()).hexdigest()[:10]}"

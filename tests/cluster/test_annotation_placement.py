@@ -102,4 +102,5 @@ def test_priority_and_retries_reach_the_scheduler(client: Client) -> None:
 
 
 def _node(key: Any) -> str:
-    return key[0] if isinstance(key, tuple) else str(key)
+    """The node a task's key belongs to (a fused layer's name is its root's plus ``~digest``)."""
+    return (key[0] if isinstance(key, tuple) else str(key)).split("~")[0]
