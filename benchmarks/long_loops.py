@@ -169,6 +169,15 @@ def main() -> None:
 
         cluster = LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=":0")
         client = Client(cluster)
+    # Threaded in this process unless --cluster (the default scheduler would start one).
+    scheduler = "distributed" if client else "threads"
+    with dask_gpunumeric.config.set(scheduler=scheduler):
+        _run(args, client, divisor)
+
+
+def _run(args: argparse.Namespace, client: Any, divisor: int) -> None:
+    import dask_gpunumeric
+
     print(
         f"long-loops benchmark: backend={dask_gpunumeric.config.get('backend')}, "
         f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}, "
