@@ -41,27 +41,36 @@ def align(array: da.Array, target: Chunks, backend: str) -> da.Array:
     return array.rechunk(wanted)
 
 
-def lower_elementwise(node: Elementwise, inputs: list[da.Array], backend: str) -> da.Array:
-    lowered = iter(inputs)
-    operands: list[Any] = [next(lowered) if isinstance(x, Expr) else x for x in node.operands]
-    target = output_chunks(node.shape, [x for x in operands if isinstance(x, da.Array)])
-    ndim = len(node.shape)
+def aligned_blockwise(
+    kernel: Any, name: str, shape: tuple[int, ...], dtype: Any, operands: list[Any], backend: str
+) -> da.Array:
+    """One blockwise layer of ``kernel`` over ``operands``: dask arrays aligned on the output
+    chunks and broadcast from the right (passed whole along the axes they lack), scalars as
+    they are."""
+    target = output_chunks(shape, [x for x in operands if isinstance(x, da.Array)])
+    ndim = len(shape)
     pairs: list[Any] = []
     for operand in operands:
         if isinstance(operand, da.Array):
             pairs += [align(operand, target, backend), tuple(range(ndim - operand.ndim, ndim))]
         else:
             pairs += [operand, None]
-    kernel = partial(chunk_kernels.elementwise, backend, node.op, node.params, node.dtype)
     return da.blockwise(
         kernel,
         tuple(range(ndim)),
         *pairs,
-        dtype=node.dtype,
-        name=node.name,
-        meta=meta(backend, ndim, node.dtype),
+        dtype=dtype,
+        name=name,
+        meta=meta(backend, ndim, dtype),
         concatenate=True,
     )
+
+
+def lower_elementwise(node: Elementwise, inputs: list[da.Array], backend: str) -> da.Array:
+    lowered = iter(inputs)
+    operands: list[Any] = [next(lowered) if isinstance(x, Expr) else x for x in node.operands]
+    kernel = partial(chunk_kernels.elementwise, backend, node.op, node.params, node.dtype)
+    return aligned_blockwise(kernel, node.name, node.shape, node.dtype, operands, backend)
 
 
 lowerings: dict[type, Any] = {Elementwise: lower_elementwise}
