@@ -15,12 +15,6 @@ import dask_gpunumeric as dnp  # noqa: E402
 from examples.stencil import stencil  # noqa: E402
 
 
-@pytest.fixture(autouse=True)
-def cupy_backend():
-    with dnp.config.set(backend="cupy"):
-        yield
-
-
 def test_chunks_are_cupy_arrays() -> None:
     assert type(dnp.ones((300, 300)).to_dask()._meta) is cupy.ndarray
 

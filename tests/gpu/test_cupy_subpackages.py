@@ -15,12 +15,6 @@ if not cupy.is_available():
 import dask_gpunumeric as dnp  # noqa: E402
 
 
-@pytest.fixture(autouse=True)
-def cupy_backend():
-    with dnp.config.set(backend="cupy"):
-        yield
-
-
 def test_fft2_matches_numpy() -> None:
     host = numpy.random.default_rng(0).standard_normal((64, 48))
     result = dnp.fft.fft2(dnp.array(host, chunks=(16, 16)))

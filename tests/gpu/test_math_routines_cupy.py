@@ -21,12 +21,6 @@ DATA = RNG.integers(-5, 5, (8, 9)).astype(float)
 DATA[1, 2] = DATA[5, 0] = numpy.nan
 
 
-@pytest.fixture(autouse=True)
-def cupy_backend():
-    with dnp.config.set(backend="cupy"):
-        yield
-
-
 def test_sorts_with_any_kind_and_lexsort_along_an_axis() -> None:
     x = dnp.asarray(DATA, chunks=(3, 4))
     assert_eq(dnp.sort(x, axis=0, kind="quicksort"), numpy.sort(DATA, axis=0))
