@@ -17,7 +17,7 @@ class FusedElementwise(Expr):
     be 0-d (a reduction's result used as a scalar). Built by ``_passes.fuse_elementwise``.
     """
 
-    __slots__ = ("program", "root_name")
+    __slots__ = ("program", "root_name", "_name")
 
     def __init__(
         self,
@@ -30,6 +30,10 @@ class FusedElementwise(Expr):
         super().__init__(shape, dtype, inputs)
         self.program = program
         self.root_name = root_name
+        # Digested once here: lowering reads a node's name several times, and a chain of
+        # fused nodes would otherwise re-digest every program below it on each read.
+        content = repr((program, [child.name for child in inputs]))
+        self._name = f"{root_name}~{hashlib.sha1(content.encode()).hexdigest()[:10]}"
 
     @property
     def name(self) -> str:
@@ -37,5 +41,4 @@ class FusedElementwise(Expr):
         show it) and a digest of what the kernel reads and computes: one root can be fused
         differently in two lowerings (other consumers cut the tree elsewhere, or its inputs
         are rebuilt nodes), and one key must never stand for two different tasks."""
-        content = repr((self.program, [child.name for child in self.children]))
-        return f"{self.root_name}~{hashlib.sha1(content.encode()).hexdigest()[:10]}"
+        return self._name
