@@ -1,0 +1,249 @@
+"""Stencils of shifted views, the halo-exchange corpus: every program runs on NumPy and on
+ours with ``gpunumeric.halo`` on and off; ours equals NumPy (values, dtype, shape) and
+halo on equals halo off exactly. Grids are small but span several blocks (``chunks=``
+where the default would give one), so ghost cells cross block boundaries."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import dask_gpunumeric as dnp
+from dask_gpunumeric.testing import assert_eq
+from examples.stencil import stencil
+
+Program = Callable[[Any], Any]  # takes the library (numpy or ours), returns an array
+
+
+@pytest.fixture(params=[True, False], ids=["halo-on", "halo-off"])
+def halo(request: pytest.FixtureRequest) -> bool:
+    return request.param
+
+
+def check(program: Program, halo: bool, *, rtol: float = 0.0) -> None:
+    """``program`` on ours (halo as given) equals NumPy's, and equals ours with the other
+    halo setting bit for bit. Built and computed inside the setting (it is read when the
+    program is lowered)."""
+    expected = program(numpy)
+    with dnp.config.set(halo=halo):
+        ours = program(dnp)
+        assert_eq(ours, expected, rtol=rtol)
+        mine = ours.compute()
+    with dnp.config.set(halo=not halo):
+        other = program(dnp).compute()
+    numpy.testing.assert_array_equal(mine, other, strict=True)
+
+
+def grid(np: Any, shape: tuple[int, ...], dtype: Any, chunks: tuple[int, ...]) -> Any:
+    """Distinct values (so a wrong offset shows) in blocks of ``chunks`` for ours."""
+    values = numpy.arange(numpy.prod(shape)).reshape(shape) % 97
+    values = values.astype(dtype)
+    return numpy.array(values) if np is numpy else dnp.array(values, chunks=chunks)
+
+
+def interior(ndim: int, low: int, high: int) -> tuple[slice, ...]:
+    return (slice(low, -high or None),) * ndim
+
+
+def shifted(u: Any, offset: tuple[int, ...], depth: int) -> Any:
+    """The view of ``u`` shifted by ``offset`` from its depth-``depth`` interior."""
+    return u[tuple(slice(depth + o, u.shape[a] - depth + o) for a, o in enumerate(offset))]
+
+
+# ----------------------------------------------------------------- the seed program
+
+
+@pytest.mark.parametrize("n", [126])
+def test_seed_stencil(halo: bool, n: int) -> None:
+    check(lambda np: stencil(np, n, 6), halo)
+
+
+def seed_in_blocks(np: Any, n: int, iterations: int, chunks: tuple[int, int]) -> Any:
+    """The seed program on a grid cut into ``chunks`` (a 3 x 3 grid of blocks)."""
+    g = grid(np, (n + 2, n + 2), float, chunks) * 0.0
+    g[:, 0] = g[:, -1] = g[-1, :] = -273.15
+    g[0, :] = 40.0
+    center = g[1:-1, 1:-1]
+    north, south, east, west = g[:-2, 1:-1], g[2:, 1:-1], g[1:-1, 2:], g[1:-1, :-2]
+    for _ in range(iterations):
+        center[:] = 0.2 * (center + north + east + west + south)
+    return g
+
+
+def test_seed_stencil_on_a_3x3_block_grid(halo: bool) -> None:
+    check(lambda np: seed_in_blocks(np, 88, 5, (30, 30)), halo)
+
+
+# ------------------------------------------------------- classic shapes, written back
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_nine_point_2d_written_back(halo: bool, dtype: str) -> None:
+    def program(np: Any) -> Any:
+        u = grid(np, (72, 72), dtype, (24, 36))
+        for _ in range(3):
+            total = sum(shifted(u, (i, j), 1) for i in (-1, 0, 1) for j in (-1, 0, 1))
+            u[1:-1, 1:-1] = total / 9
+        return u
+
+    check(program, halo)
+
+
+def test_seven_point_3d_written_back(halo: bool) -> None:
+    def program(np: Any) -> Any:
+        u = grid(np, (24, 24, 24), "float64", (8, 12, 24))
+        axes = [(-1, 0, 0), (1, 0, 0), (0, -1, 0), (0, 1, 0), (0, 0, -1), (0, 0, 1)]
+        for _ in range(2):
+            neighbours = sum(shifted(u, offset, 1) for offset in axes)
+            u[1:-1, 1:-1, 1:-1] = (neighbours - 6 * u[1:-1, 1:-1, 1:-1]) * 0.1 + u[1:-1, 1:-1, 1:-1]
+        return u
+
+    check(program, halo)
+
+
+def test_one_dimensional_written_back_and_not(halo: bool) -> None:
+    def program(np: Any) -> Any:
+        x = grid(np, (6000,), "float64", (1500,))
+        for _ in range(3):
+            x[1:-1] = 0.5 * (x[:-2] + x[2:])
+        return x[2:] - x[:-2]  # a centred difference, not written back
+
+    check(program, halo)
+
+
+def test_integer_stencil_written_back(halo: bool) -> None:
+    def program(np: Any) -> Any:
+        u = grid(np, (80, 80), "int64", (20, 40))
+        for _ in range(3):
+            u[1:-1, 1:-1] = (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:]) // 4
+        return u
+
+    check(program, halo)
+
+
+def test_asymmetric_offsets(halo: bool) -> None:
+    def program(np: Any) -> Any:
+        u = grid(np, (75, 75), "float64", (25, 25))
+        for _ in range(2):
+            u[2:-1, 1:-2] = u[:-3, 1:-2] - 0.5 * u[3:, :-3] + 0.25 * u[2:-1, 3:]
+        return u
+
+    check(program, halo)
+
+
+def test_not_written_back_keeps_the_store(halo: bool) -> None:
+    def program(np: Any) -> Any:
+        u = grid(np, (72, 72), "float32", (24, 24))
+        laplacian = u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:] - 4 * u[1:-1, 1:-1]
+        return laplacian * laplacian + u[1:-1, 1:-1]
+
+    check(program, halo)
+
+
+def test_written_into_another_array(halo: bool) -> None:
+    """Jacobi with two buffers (``new[1:-1, 1:-1] =`` from ``old``) and ``out[...] =``."""
+
+    def program(np: Any) -> Any:
+        old = grid(np, (66, 66), "float64", (22, 33))
+        new = old.copy()
+        for _ in range(3):
+            new[1:-1, 1:-1] = 0.25 * (
+                old[:-2, 1:-1] + old[2:, 1:-1] + old[1:-1, :-2] + old[1:-1, 2:]
+            )
+            old, new = new, old
+        out = np.zeros((64, 64)) if np is numpy else dnp.zeros((64, 64), chunks=(32, 32))
+        out[...] = old[1:-1, 1:-1] - 0.5 * (old[:-2, :-2] + old[2:, 2:])
+        return out
+
+    check(program, halo)
+
+
+# ------------------------------------------------------------------- periodic (roll)
+
+
+def test_periodic_with_roll_not_written_back(halo: bool) -> None:
+    def program(np: Any) -> Any:
+        u = grid(np, (70, 70), "float64", (35, 35))
+        for _ in range(3):
+            rolled = [np.roll(u, s, axis=a) for s in (1, -1) for a in (0, 1)]
+            u = u + 0.1 * (sum(rolled) - 4 * u)
+        return u
+
+    check(program, halo)
+
+
+def test_periodic_with_roll_written_back(halo: bool) -> None:
+    def program(np: Any) -> Any:
+        u = grid(np, (70, 70), "float32", (35, 35))
+        for _ in range(2):
+            u[:] = 0.5 * u + 0.25 * (np.roll(u, 2, axis=1) + np.roll(u, -1, axis=0))
+        return u
+
+    check(program, halo)
+
+
+# ------------------------------------------------------------------------- gradient
+
+
+@pytest.mark.parametrize("edge_order", [1, 2])
+def test_gradient_1d(halo: bool, edge_order: int) -> None:
+    check(
+        lambda np: np.gradient(grid(np, (6000,), "float64", (1000,)) ** 1.5, edge_order=edge_order),
+        halo,
+    )
+
+
+@pytest.mark.parametrize("edge_order", [1, 2])
+@pytest.mark.parametrize("axis", [None, 0, -1])
+def test_gradient_2d(halo: bool, edge_order: int, axis: int | None) -> None:
+    def program(np: Any) -> Any:
+        result = np.gradient(
+            grid(np, (72, 72), "float64", (24, 36)), 0.5, edge_order=edge_order, axis=axis
+        )
+        return np.stack(result) if axis is None else result
+
+    check(program, halo)
+
+
+def test_gradient_of_integers_is_float64(halo: bool) -> None:
+    check(lambda np: np.gradient(grid(np, (80, 80), "int32", (40, 40)), axis=0), halo)
+
+
+# ------------------------------------------------------- hypothesis: any offset set
+
+BLOCKED_SHAPES = {1: ((6000,), (1500,)), 2: ((80, 80), (20, 40)), 3: ((24, 24, 24), (8, 12, 24))}
+
+
+@st.composite
+def stencil_cases(draw: st.DrawFn) -> tuple[int, int, list[tuple[int, ...]], list[int], bool]:
+    """(ndim, depth, offsets within the depth, small integer weights, written back)."""
+    ndim = draw(st.integers(1, 3))
+    depth = draw(st.integers(1, 3))
+    offset = st.tuples(*[st.integers(-depth, depth)] * ndim)
+    offsets = draw(st.lists(offset, min_size=1, max_size=6, unique=True))
+    weights = draw(st.lists(st.integers(-3, 3), min_size=len(offsets), max_size=len(offsets)))
+    return ndim, depth, offsets, weights, draw(st.booleans())
+
+
+@settings(max_examples=25, deadline=None)
+@given(case=stencil_cases())
+def test_generated_offset_sets(case: tuple[Any, ...]) -> None:
+    """Halo on against NumPy and against halo off (``check`` runs both settings)."""
+    ndim, depth, offsets, weights, write_back = case
+    shape, chunks = BLOCKED_SHAPES[ndim]
+
+    def program(np: Any) -> Any:
+        u = grid(np, shape, "float64", chunks)
+        terms = [w * shifted(u, o, depth) for w, o in zip(weights, offsets, strict=True)]
+        value = sum(terms[1:], terms[0]) * 0.125
+        if not write_back:
+            return value
+        u[interior(ndim, depth, depth)] = value
+        return u
+
+    check(program, halo=True)
