@@ -237,14 +237,15 @@ def scheduler(cluster: bool) -> Iterator[str]:
 
 def main(argv: list[str] | None = None) -> list[StencilRun]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", default="1000,4000,10000", help="grid interiors N")
-    parser.add_argument("--iterations", type=int, default=50)
+    parser.add_argument("--sizes", help="grid interiors N (default 1000,4000,10000)")
+    parser.add_argument("--iterations", type=int, help="per system (default 50)")
     parser.add_argument("--dask-budget", type=float, default=120.0, help="seconds, dask-slices")
     parser.add_argument("--cluster", action="store_true", help="a LocalCluster, 2 workers")
     parser.add_argument("--quick", action="store_true", help="N=126,254, I=10, small copy")
     args = parser.parse_args(argv)
-    sizes = [126, 254] if args.quick else [int(s) for s in args.sizes.split(",")]
-    iterations = 10 if args.quick else args.iterations
+    default_sizes, default_iterations = ("126,254", 10) if args.quick else ("1000,4000,10000", 50)
+    sizes = [int(s) for s in (args.sizes or default_sizes).split(",")]
+    iterations = args.iterations or default_iterations
     bandwidth = copy_bandwidth(1 << 22 if args.quick else COPY_ELEMENTS, 1 if args.quick else 3)
     runs: list[StencilRun] = []
     with scheduler(args.cluster) as name:

@@ -1,0 +1,21 @@
+"""The halo benchmark at tiny sizes: every system runs, reports every column and computes
+NumPy's checksum. Its timings are for the log, never asserted."""
+
+import pytest
+
+from benchmarks.halo import SYSTEMS, main
+
+pytestmark = pytest.mark.benchmark
+
+
+def test_halo_benchmark_runs_every_system_correctly(capsys: pytest.CaptureFixture[str]) -> None:
+    # 64 x 64 grids of 4,096 elements and more: several blocks under the suite's threshold
+    runs = main(["--quick", "--sizes", "62,94", "--iterations", "3", "--dask-budget", "0"])
+    assert [(r.system, r.n) for r in runs] == [(s, n) for n in (62, 94) for s in SYSTEMS]
+    for r in runs:
+        assert r.correct, r
+        assert r.seconds_per_iteration > 0 and r.to_floor > 0
+        assert r.iterations == (1 if r.system == "dask-slices" else 3)  # budget 0: one
+    assert all(r.blocks and r.blocks > 1 for r in runs if r.system.startswith("ours") and r.n == 94)
+    table = capsys.readouterr().out
+    assert "copy bandwidth" in table and all(system in table for system in SYSTEMS)
