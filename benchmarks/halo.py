@@ -78,16 +78,17 @@ def floor_seconds(n: int, bandwidth: float) -> float:
 
 
 def hold(array: Any) -> Any:
-    """``array`` computed and held as chunks (waited for on a distributed client)."""
+    """``array`` computed and held as chunks (waited for on a distributed client, where
+    persisting is asynchronous)."""
     import dask
+    from distributed import default_client, wait
 
     (held,) = dask.persist(array, optimize_graph=False)
     try:
-        from distributed import default_client, wait
-
-        wait(held, timeout=None) if default_client() else None
-    except ValueError:  # no distributed client: persisted synchronously
-        pass
+        default_client()
+    except ValueError:  # no client: the threaded scheduler persisted synchronously
+        return held
+    wait(held)
     return held
 
 
