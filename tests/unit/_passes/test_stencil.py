@@ -181,7 +181,9 @@ def apply_offsets(array: Any, spec: tuple[Any, ...]) -> Any:
     inner = tuple(slice(depth, n - depth) for n in shape)
     total = None
     for offset, weight in zip(offsets, weights, strict=False):
-        view = array[tuple(slice(depth + k, n - depth + k) for k, n in zip(offset, shape, strict=True))]
+        view = array[
+            tuple(slice(depth + k, n - depth + k) for k, n in zip(offset, shape, strict=True))
+        ]
         total = weight * view if total is None else total + weight * view
     if not written:
         return total
