@@ -33,6 +33,7 @@ from .boxes import (
     shift,
     slices,
 )
+from .gather import merge_slivers
 from .layers import meta
 from .stencil_kernels import BlockPlan, StencilSpec, read_box, stencil_block
 
@@ -70,12 +71,7 @@ def shifted_chunks(chunks: tuple[int, ...], start: int, extent: int) -> tuple[in
     """The blocks of ``chunks`` seen through the window ``[start, start + extent)``, a first
     or last block smaller than half its neighbour merged into it (no slivers)."""
     edges = [0, *sorted({min(max(e - start, 0), extent) for e in boundaries((chunks,))[0]})]
-    sizes = [b - a for a, b in itertools.pairwise(edges) if b > a]
-    if len(sizes) > 1 and 2 * sizes[0] < sizes[1]:
-        sizes[:2] = [sizes[0] + sizes[1]]
-    if len(sizes) > 1 and 2 * sizes[-1] < sizes[-2]:
-        sizes[-2:] = [sizes[-2] + sizes[-1]]
-    return tuple(sizes)
+    return merge_slivers(tuple(b - a for a, b in itertools.pairwise(edges)))
 
 
 def cuts(node: Stencil, base: int, written: Box, edges: Edges) -> dict[tuple[int, ...], Box]:

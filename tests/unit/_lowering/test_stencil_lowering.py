@@ -130,3 +130,41 @@ def test_halo_off_takes_no_stencil_route() -> None:
     with dnp.config.set(halo=False):
         _, compute, slabs, _ = layers(grid)
     assert not slabs and not any(task[0] is stencil_block for task in compute.values())
+
+
+@pytest.mark.parametrize("halo", [True, False], ids=["halo-on", "halo-off"])
+def test_shifted_views_lower_by_output_blocks_without_rechunk(halo: bool) -> None:
+    host = numpy.arange(100.0)
+    x = dnp.array(host, chunks=25)
+    result = x[1:] + x[:-1]
+    with dnp.config.set(halo=halo):
+        collection = result.to_dask()
+        names = list(collection.__dask_graph__().layers)
+        assert not [name for name in names if "rechunk" in name]
+        # one operand's blocks (no slivers): x[1:]'s, or x[:-1]'s for the stencil's centre
+        assert collection.chunks in (((24, 25, 25, 25),), ((25, 25, 25, 24),))
+        assert_eq(result, host[1:] + host[:-1])
+
+
+def test_gathered_blocks_are_views_or_assembled_from_pieces() -> None:
+    host = numpy.arange(100.0)
+    x = dnp.array(host, chunks=25)
+    result = x[1:] + x[:-1]
+    with dnp.config.set(halo=False):
+        graph = result.to_dask().__dask_graph__()
+    (gather,) = [name for name in graph.layers if name.startswith("gather-")]
+    tasks = dict(graph.layers[gather])
+    pieces = [key for key in tasks if key[0].endswith("-piece")]
+    # x[:-1] (blocks ending at 25, 50, 75, 99) onto x[1:]'s (24, 49, 74, 99): block 0 is a
+    # view; the others assemble two pieces, one a whole block for the last.
+    assert len(tasks) - len(pieces) == 4 and len(pieces) == 6
+
+
+def test_slicing_leaves_no_sliver_blocks() -> None:
+    host = numpy.arange(400.0).reshape(20, 20)
+    x = dnp.array(host, chunks=(5, 5))
+    view = x[4:19, 1:]  # dask's slicing alone: blocks (1, 5, 5, 4) and (4, 5, 5, 5)
+    collection = view.to_dask()
+    assert collection.chunks == ((6, 5, 4), (4, 5, 5, 5))
+    assert not [name for name in collection.__dask_graph__().layers if "rechunk" in name]
+    assert_eq(view, host[4:19, 1:])
