@@ -28,9 +28,11 @@ class ChunkBackend(Protocol):
         """Copy a chunk of this backend into a host NumPy array."""
         ...
 
-    def evaluate_program(self, program: ScalarProgram, *operands: Any) -> Any:
+    def evaluate_program(self, program: ScalarProgram, *operands: Any, out: Any = None) -> Any:
         """A new chunk: the fused elementwise ``program`` over the chunks ``operands``
-        (broadcast together), computed on this backend's device."""
+        (broadcast together), computed on this backend's device; with ``out`` (a chunk or
+        a strided view of one, of the broadcast shape and the program's output dtype) the
+        result is written there instead and ``out`` returned."""
         ...
 
     def generator(self, seed: numpy.random.SeedSequence) -> Any:

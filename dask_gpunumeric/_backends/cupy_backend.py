@@ -31,20 +31,26 @@ class CupyBackend:
         state = int(seed.generate_state(1, numpy.uint64)[0])
         return self.xp.random.Generator(self.xp.random.XORWOW(seed=state))
 
-    def evaluate_program(self, program: ScalarProgram, *operands: Any) -> Any:
+    def evaluate_program(self, program: ScalarProgram, *operands: Any, out: Any = None) -> Any:
         """``program`` over device arrays or scalars ``operands`` (broadcast together) in
         one ``cupy.ElementwiseKernel`` launch: a new chunk, or a tuple of chunks when the
         program has several outputs (as ``ElementwiseKernel`` returns them).
 
         The kernel is built once per process for each (program, ndim) from the source
-        ``_codegen.cuda`` generates; tasks carry only the program (plain data).
+        ``_codegen.cuda`` generates; tasks carry only the program (plain data). ``out``
+        (one output array or view, e.g. the interior of a stencil's block) is passed to
+        the kernel as its output argument.
         """
         ndim = max((numpy.ndim(operand) for operand in operands), default=0)
         try:
             kernel = elementwise_kernel(self.xp, program, _constants_key(program), ndim)
         except NotFusibleError:  # float16, complex exp2...: CuPy's own ufuncs, one by one
-            return evaluate_op_by_op(self.xp, program, operands)
-        return kernel(*operands)
+            result = evaluate_op_by_op(self.xp, program, operands)
+            if out is None:
+                return result
+            out[...] = result
+            return out
+        return kernel(*operands) if out is None else kernel(*operands, out)
 
 
 @functools.lru_cache(maxsize=512)

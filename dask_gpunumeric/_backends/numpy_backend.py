@@ -23,8 +23,10 @@ class NumpyBackend:
     def to_host(self, chunk: Any) -> numpy.ndarray:
         return numpy.asarray(chunk)
 
-    def evaluate_program(self, program: ScalarProgram, *operands: Any) -> numpy.ndarray:
-        return cpu.evaluate(program, *operands)
+    def evaluate_program(
+        self, program: ScalarProgram, *operands: Any, out: numpy.ndarray | None = None
+    ) -> numpy.ndarray:
+        return cpu.evaluate(program, *operands, out=out)
 
     def generator(self, seed: numpy.random.SeedSequence) -> numpy.random.Generator:
         return numpy.random.Generator(numpy.random.PCG64(seed))

@@ -212,11 +212,14 @@ class SimulatedDeviceBackend:
             return chunk
         raise TypeError(f"not a simulated device chunk: {type(chunk).__name__}")
 
-    def evaluate_program(self, program: ScalarProgram, *operands: Any) -> SimulatedDeviceArray:
+    def evaluate_program(
+        self, program: ScalarProgram, *operands: Any, out: SimulatedDeviceArray | None = None
+    ) -> SimulatedDeviceArray:
         """The "device kernel": the CPU evaluator on the device's own arrays (unwrapped
-        explicitly, never through ``__array__``); host operands are refused as CuPy's
-        ElementwiseKernel refuses them."""
-        return SimulatedDeviceArray(cpu.evaluate(program, *_unwrap(operands)))
+        explicitly, never through ``__array__``); host operands (and a host ``out``) are
+        refused as CuPy's ElementwiseKernel refuses them."""
+        target = None if out is None else _unwrap(out)
+        return SimulatedDeviceArray(cpu.evaluate(program, *_unwrap(operands), out=target))
 
 
 def _register_with_dask() -> None:

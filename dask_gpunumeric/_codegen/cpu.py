@@ -33,14 +33,17 @@ from .._ir.scalar_program import Instruction, ScalarProgram
 from .numexpr_source import numexpr_source, value_dtypes
 
 TILE_ELEMENTS = 1 << 14
-Evaluator = Callable[[tuple[numpy.ndarray, ...]], numpy.ndarray]
+Evaluator = Callable[[tuple[numpy.ndarray, ...], numpy.ndarray | None], numpy.ndarray]
 
 
-def evaluate(program: ScalarProgram, *operands: numpy.ndarray) -> numpy.ndarray:
-    """``program`` over host ``operands`` broadcast together: a new array."""
+def evaluate(
+    program: ScalarProgram, *operands: numpy.ndarray, out: numpy.ndarray | None = None
+) -> numpy.ndarray:
+    """``program`` over host ``operands`` broadcast together: a new array, or ``out`` (of
+    the broadcast shape and the program's dtype, possibly a strided view) written in place."""
     operands = tuple(numpy.asarray(x) for x in operands)
     shape = numpy.broadcast_shapes(*(x.shape for x in operands))
-    return compile_program(program, _constants_key(program), len(shape))(operands)
+    return compile_program(program, _constants_key(program), len(shape))(operands, out)
 
 
 def _constants_key(program: ScalarProgram) -> tuple[str, ...]:
@@ -71,11 +74,11 @@ def _numexpr_evaluator(program: ScalarProgram, source: str) -> Evaluator | None:
         return None
     per_thread = threading.local()
 
-    def run(operands: tuple[numpy.ndarray, ...]) -> numpy.ndarray:
+    def run(operands: tuple[numpy.ndarray, ...], out: numpy.ndarray | None) -> numpy.ndarray:
         compiled = getattr(per_thread, "compiled", None)
         if compiled is None:
             compiled = per_thread.compiled = numexpr.NumExpr(source, signature)
-        return compiled(*operands, out=None, order="K", casting="safe", ex_uses_vml=False)
+        return compiled(*operands, out=out, order="K", casting="safe", ex_uses_vml=False)
 
     return run
 
@@ -116,9 +119,11 @@ class _TiledChain:
         self.slot_dtypes.append(dtype)
         return len(self.slot_dtypes) - 1
 
-    def __call__(self, operands: tuple[numpy.ndarray, ...]) -> numpy.ndarray:
+    def __call__(
+        self, operands: tuple[numpy.ndarray, ...], out: numpy.ndarray | None = None
+    ) -> numpy.ndarray:
         shape = numpy.broadcast_shapes(*(x.shape for x in operands))
-        result = numpy.empty(shape, dtype=self.dtype)
+        result = numpy.empty(shape, dtype=self.dtype) if out is None else out
         if result.size == 0:
             return result
         inputs = [numpy.broadcast_to(x, shape) for x in operands]

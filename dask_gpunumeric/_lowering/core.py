@@ -37,6 +37,7 @@ from . import (
     products,
     reductions,
     selection,
+    stencil,
 )
 
 Lowering = Callable[[Any, list[da.Array], str], da.Array]
@@ -56,6 +57,7 @@ lowering_table: dict[type, Any] = {  # node type -> its Lowering
     **linalg.lowerings,
     **joining.lowerings,
     **in_process.lowerings,
+    **stencil.lowerings,
 }
 
 

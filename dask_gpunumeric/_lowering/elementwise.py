@@ -1,7 +1,12 @@
-"""Lowering of elementwise nodes: one blockwise layer, inputs aligned on one chunking."""
+"""Lowering of elementwise nodes: one blockwise layer, inputs aligned on one chunking.
+
+Full-shape inputs chunked differently (shifted views: ``x[1:] + x[:-1]``) are gathered by
+output blocks onto the chunking most of them share (``gather.gather_onto``): no rechunk,
+no sliver chunks."""
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import partial
 from typing import Any
 
@@ -12,19 +17,21 @@ from .._ir.elementwise import Elementwise
 from .._ir.expr import Expr
 from .._runtime.partitioning import default_chunks
 from . import chunk_kernels
+from .gather import gather_onto
 from .layers import from_block_function, meta
 
 Chunks = tuple[tuple[int, ...], ...]
 
 
 def output_chunks(shape: tuple[int, ...], arrays: list[da.Array]) -> Chunks:
-    """The chunking of the full-shape inputs when they agree, else the default one."""
-    full = {a.chunks for a in arrays if a.shape == shape}
-    return full.pop() if len(full) == 1 else default_chunks(shape)
+    """The chunking most full-shape inputs have (the first one's on a tie), else the
+    default one."""
+    full = Counter(a.chunks for a in arrays if a.shape == shape)
+    return full.most_common(1)[0][0] if full else default_chunks(shape)
 
 
 def align(array: da.Array, target: Chunks, backend: str) -> da.Array:
-    """Rechunk ``array`` (right-aligned, broadcasting) onto ``target``."""
+    """``array`` (right-aligned, broadcasting) on ``target``'s chunks, by output blocks."""
     offset = len(target) - array.ndim
     wanted = tuple(
         target[offset + i] if n == sum(target[offset + i]) else array.chunks[i]
@@ -38,7 +45,7 @@ def align(array: da.Array, target: Chunks, backend: str) -> da.Array:
         kernel = partial(chunk_kernels.fill, backend, array.dtype, None)
         name = f"align-{tokenize(array.name, wanted)}"
         return from_block_function(name, wanted, array.dtype, backend, kernel)
-    return array.rechunk(wanted)
+    return gather_onto(array, wanted, backend)
 
 
 def aligned_blockwise(

@@ -14,11 +14,17 @@ from .._ir import indexing as ir
 from .._ir.indexing import NewAxis, Region, apply_region
 from .._runtime.partitioning import default_chunks
 from . import chunk_kernels
+from .gather import gather_onto, merge_slivers
 from .layers import block_offsets, from_block_function, from_block_tasks
 
 
 def lower_slice(node: ir.Slice, inputs: list[da.Array], backend: str) -> da.Array:
+    """dask's basic indexing (a view of each block met), then, where that left a sliver
+    first or last block (``x[24:]`` of 25-blocks), that sliver gathered into its neighbour."""
     result = apply_region(inputs[0], node.region)
+    merged = tuple(merge_slivers(c) for c in result.chunks)
+    if merged != result.chunks and result.size:
+        result = gather_onto(result, merged, backend)
     if node.ndim == 0:
         # dask indexes a chunk with integers alone, which gives a scalar; a chunk is an array.
         result = result.map_blocks(partial(chunk_kernels.as_chunk, backend), dtype=node.dtype)

@@ -4,10 +4,13 @@
 pass                   switch (``gpunumeric.*``)   what it does
 =====================  ==========================  =========================================
 ``fuse_elementwise``   ``fusion`` (default true)   elementwise trees -> ``FusedElementwise``
+``exchange_halos``     ``halo`` (default true)     programs over shifted views -> ``Stencil``
 =====================  ==========================  =========================================
 
 ``DASK_GPUNUMERIC__FUSION=false`` turns fusion off for a whole run (CI runs the parity
-tests that way too: results must not depend on it).
+tests that way too: results must not depend on it); ``DASK_GPUNUMERIC__HALO=false`` the
+halo exchange (shifted views then lower through output-block gathering). Each switch is
+read once per lowering.
 """
 
 from __future__ import annotations
@@ -15,12 +18,15 @@ from __future__ import annotations
 from .._ir.expr import Expr
 from .._runtime import config
 from .fuse_elementwise import fuse_elementwise
+from .stencil import exchange_halos
 
 
 def run_passes(roots: list[Expr]) -> list[Expr]:
     """``roots`` rewritten by every pass switched on."""
     if _switched_on("fusion"):
         roots = fuse_elementwise(roots, max_inputs=int(config.get("fusion-max-inputs")))
+    if _switched_on("halo"):
+        roots = exchange_halos(roots, max_depth=int(config.get("halo-max-depth")))
     return roots
 
 

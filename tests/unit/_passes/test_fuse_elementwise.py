@@ -44,8 +44,8 @@ def kernel_calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[int, ..
     calls: list[tuple[int, ...]] = []
     evaluate = cpu.evaluate
 
-    def counting(program: Any, *operands: Any) -> numpy.ndarray:
-        result = evaluate(program, *operands)
+    def counting(program: Any, *operands: Any, out: Any = None) -> numpy.ndarray:
+        result = evaluate(program, *operands, out=out)
         calls.append(result.shape)
         return result
 

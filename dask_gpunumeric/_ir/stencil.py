@@ -1,0 +1,55 @@
+"""``Stencil``: a fused elementwise program over shifted views of a few arrays, computed
+one output block per task from each block's own inputs plus thin ghost slabs (DESIGN.md §5,
+"halo exchange"). Built by ``_passes.stencil.exchange_halos``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .expr import Expr
+from .scalar_program import ScalarProgram
+
+
+@dataclass(frozen=True)
+class Access:
+    """How one program input reads a base: output element ``k`` reads ``base[starts + k]``.
+
+    ``base`` indexes the stencil's children. ``starts`` has one entry per base axis; the
+    base's axes are the output's trailing ones (right-aligned broadcasting), and ``None``
+    marks a size-1 axis broadcast along the output (element 0 is read for every ``k``).
+    """
+
+    base: int
+    starts: tuple[int | None, ...]
+
+
+class Stencil(Expr):
+    """``program`` over ``accesses`` (input ``k`` of the program reads ``accesses[k]``).
+
+    ``anchor`` (a base) and ``origin`` place the program's output, of shape ``extent``, in
+    that base: output element ``k`` is base element ``origin + k``. With ``writes`` the node
+    is the anchor base with that box replaced by the program's output (``center[:] = ...``);
+    otherwise it is a new array of shape ``extent`` whose blocks follow the anchor's.
+    """
+
+    __slots__ = ("program", "accesses", "anchor", "origin", "extent", "writes")
+
+    def __init__(
+        self,
+        program: ScalarProgram,
+        bases: tuple[Expr, ...],
+        accesses: tuple[Access, ...],
+        anchor: tuple[int, tuple[int, ...]],
+        extent: tuple[int, ...],
+        writes: bool,
+        dtype: Any,
+    ) -> None:
+        shape = bases[anchor[0]].shape if writes else extent
+        super().__init__(shape, dtype, bases)
+        self.program = program
+        self.accesses = accesses
+        self.anchor, self.origin = anchor
+        self.extent = tuple(extent)
+        self.writes = writes

@@ -1,0 +1,158 @@
+"""Lowering of ``Stencil``: one task per output block, fed by its own blocks and ghost slabs.
+
+For each output block (the written base's blocks, or the anchor base's blocks shifted onto
+the new array), each base contributes the boxes the block's accesses read, cut along the
+base's blocks. A cut that is a whole block is passed as that block's key (the own block,
+no copy); any other cut is a *slab task* (``block[-d:, :]``: a view, and the only data that
+crosses workers). Two layers: ``<name>-slab`` (the slabs) and ``<name>`` (one compute task
+per output block; a block the write does not touch is the old block's key itself).
+Works for any chunkings; when the bases are chunked like the output, the slabs are exactly
+the ghost cells.
+"""
+
+from __future__ import annotations
+
+import itertools
+import operator
+from typing import Any
+
+import dask.array as da
+from dask.highlevelgraph import HighLevelGraph, MaterializedLayer
+
+from .._ir.stencil import Stencil
+from .boxes import (
+    Box,
+    Chunks,
+    block_box,
+    blocks_meeting,
+    boundaries,
+    bounding,
+    box_shape,
+    intersect,
+    is_empty,
+    shift,
+    slices,
+)
+from .gather import merge_slivers
+from .layers import meta
+from .stencil_kernels import BlockPlan, StencilSpec, read_box, stencil_block
+
+Edges = list[tuple[int, ...]]
+
+Block = tuple[tuple[int, ...], Box, Box | None]  # index, box in the result, box written
+
+
+def output_blocks(node: Stencil, anchor_chunks: Chunks) -> tuple[Chunks, list[Block]]:
+    """The result's chunks, and per block: its index, its box in the result and the box
+    the program writes there in output coordinates (None: not written)."""
+    if node.writes:
+        window = tuple((s, s + n) for s, n in zip(node.origin, node.extent, strict=True))
+        edges = boundaries(anchor_chunks)
+        blocks = []
+        for index in blocks_meeting(edges, tuple((0, n) for n in node.shape)):
+            box = block_box(edges, index)
+            part = intersect(box, window)
+            written = None if is_empty(part) else shift(part, tuple(-s for s in node.origin))
+            blocks.append((index, box, written))
+        return anchor_chunks, blocks
+    chunks = tuple(
+        shifted_chunks(c, s, n)
+        for c, s, n in zip(anchor_chunks, node.origin, node.extent, strict=True)
+    )
+    edges = boundaries(chunks)
+    whole = tuple((0, n) for n in node.shape)
+    return chunks, [
+        (index, block_box(edges, index), block_box(edges, index))
+        for index in blocks_meeting(edges, whole)
+    ]
+
+
+def shifted_chunks(chunks: tuple[int, ...], start: int, extent: int) -> tuple[int, ...]:
+    """The blocks of ``chunks`` seen through the window ``[start, start + extent)``, a first
+    or last block smaller than half its neighbour merged into it (no slivers)."""
+    edges = [0, *sorted({min(max(e - start, 0), extent) for e in boundaries((chunks,))[0]})]
+    return merge_slivers(tuple(b - a for a, b in itertools.pairwise(edges)))
+
+
+def cuts(node: Stencil, base: int, written: Box, edges: Edges) -> dict[tuple[int, ...], Box]:
+    """Per block of ``base`` that the accesses read for ``written``: the box read there."""
+    found: dict[tuple[int, ...], list[Box]] = {}
+    for access in node.accesses:
+        if access.base != base:
+            continue
+        box = read_box(access, written)
+        for index in blocks_meeting(edges, box):
+            found.setdefault(index, []).append(intersect(box, block_box(edges, index)))
+    return {index: bounding(boxes) for index, boxes in found.items()}
+
+
+class _Layers:
+    """The two task tables of one stencil: slabs (deduplicated) and blocks."""
+
+    def __init__(self, node: Stencil, inputs: list[da.Array], backend: str) -> None:
+        self.node, self.inputs, self.backend = node, inputs, backend
+        self.spec = StencilSpec(node.program, node.accesses, node.dtype, len(node.extent))
+        self.edges = [boundaries(array.chunks) for array in inputs]
+        self.slab_name = f"{node.name}-slab"
+        self.slabs: dict[Any, Any] = {}
+        self.slab_keys: dict[tuple[Any, Box], tuple[str, int]] = {}
+        self.tasks: dict[Any, Any] = {}
+
+    def piece(self, base: int, block: tuple[int, ...], cut: Box) -> Any:
+        """The key of ``cut`` of a base block: the block's own key when it is all of it."""
+        key = (self.inputs[base].name, *block)
+        box = block_box(self.edges[base], block)
+        if cut == box:
+            return key
+        if (key, cut) not in self.slab_keys:
+            slab = self.slab_keys[(key, cut)] = (self.slab_name, len(self.slab_keys))
+            within = shift(cut, tuple(-low for low, _ in box))
+            self.slabs[slab] = (operator.getitem, key, slices(within))
+        return self.slab_keys[(key, cut)]
+
+    def add_block(self, index: tuple[int, ...], box: Box, written: Box) -> None:
+        node = self.node
+        keys: list[Any] = []
+        pieces = []
+        for base in sorted({a.base for a in node.accesses}):
+            for block, cut in cuts(node, base, written, self.edges[base]).items():
+                keys.append(self.piece(base, block, cut))
+                pieces.append((base, cut))
+        whole = tuple((0, n) for n in box_shape(box))
+        within = whole
+        if node.writes:
+            within = shift(
+                written, tuple(s - low for s, (low, _) in zip(node.origin, box, strict=True))
+            )
+        if within != whole:  # cells the write leaves: copied from the old block
+            keys.insert(0, (self.inputs[node.anchor].name, *index))
+        origin = tuple(low for low, _ in written)
+        plan = BlockPlan(box_shape(box), within, origin, within != whole, tuple(pieces))
+        self.tasks[(node.name, *index)] = (stencil_block, self.backend, self.spec, plan, *keys)
+
+
+def lower_stencil(node: Stencil, inputs: list[da.Array], backend: str) -> da.Array:
+    anchor = inputs[node.anchor]
+    chunks, blocks = output_blocks(node, anchor.chunks)
+    tables = _Layers(node, inputs, backend)
+    for index, box, written in blocks:
+        if written is None:  # untouched: the old block itself
+            tables.tasks[(node.name, *index)] = (anchor.name, *index)
+        else:
+            tables.add_block(index, box, written)
+    layers: dict[str, Any] = {}
+    dependencies: dict[str, Any] = {}
+    for array in inputs:
+        graph: Any = array.__dask_graph__()
+        layers.update(graph.layers)
+        dependencies.update(graph.dependencies)
+    names = {array.name for array in inputs}
+    layers[tables.slab_name] = MaterializedLayer(tables.slabs)
+    dependencies[tables.slab_name] = names
+    layers[node.name] = MaterializedLayer(tables.tasks)
+    dependencies[node.name] = names | {tables.slab_name}
+    graph = HighLevelGraph(layers, dependencies)
+    return da.Array(graph, node.name, chunks, meta=meta(backend, node.ndim, node.dtype))
+
+
+lowerings: dict[type, Any] = {Stencil: lower_stencil}

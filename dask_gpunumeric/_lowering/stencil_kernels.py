@@ -1,0 +1,150 @@
+"""The task body of a ``Stencil`` block, run on the workers.
+
+One call per output block. It receives the pieces of each base the block reads (whole
+blocks where it reads a whole block, its own block above all, and thin ghost slabs of its
+neighbours otherwise), allocates the output block, copies the cells the write does not
+cover from the old block, and runs the fused program into the rest:
+
+- the *interior*, where every access stays inside one piece per base (for an aligned
+  stencil: the own block), from zero-copy shifted views of that piece, in one evaluator
+  call writing through ``out=`` (one kernel over the views on a GPU);
+- the *rim* (at most ``2 * ndim`` thin boxes along the block's faces), each from a small
+  array assembled from the pieces it straddles.
+
+So a block is read once and written once; only rim-sized copies are made.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy
+
+from .._backends import get_backend
+from .._ir.scalar_program import ScalarProgram
+from .._ir.stencil import Access
+from .boxes import Box, bounding, box_shape, contains, difference, intersect, local, slices
+
+Pieces = dict[int, list[tuple[Box, Any]]]  # base -> (box in base coordinates, array)
+
+
+@dataclass(frozen=True)
+class StencilSpec:
+    """What every block of one stencil computes (shared by its tasks)."""
+
+    program: ScalarProgram
+    accesses: tuple[Access, ...]
+    dtype: numpy.dtype
+    ndim: int
+
+
+@dataclass(frozen=True)
+class BlockPlan:
+    """One output block: its shape, the box of it the program writes (block-local), that
+    box's low corner in output coordinates, whether the old block comes first among the
+    arguments (cells outside ``written`` are copied from it), and the base and box (base
+    coordinates) of each further argument."""
+
+    shape: tuple[int, ...]
+    written: Box
+    origin: tuple[int, ...]
+    copies_old: bool
+    pieces: tuple[tuple[int, Box], ...]
+
+
+def read_box(access: Access, box: Box) -> Box:
+    """The box of its base that ``access`` reads for the output ``box``."""
+    lead = len(box) - len(access.starts)
+    return tuple(
+        (0, 1) if start is None else (box[lead + a][0] + start, box[lead + a][1] + start)
+        for a, start in enumerate(access.starts)
+    )
+
+
+def stencil_block(backend_name: str, spec: StencilSpec, plan: BlockPlan, *arrays: Any) -> Any:
+    """The output block ``plan`` describes (see the module docstring)."""
+    backend = get_backend(backend_name)
+    out = backend.xp.empty(plan.shape, dtype=spec.dtype)
+    given = list(arrays)
+    if plan.copies_old:
+        old = given.pop(0)
+        for box in difference(tuple((0, n) for n in plan.shape), plan.written):
+            out[slices(box)] = old[slices(box)]
+    pieces: Pieces = {}
+    for (base, box), array in zip(plan.pieces, given, strict=True):
+        pieces.setdefault(base, []).append((box, array))
+    target = out[slices(plan.written)]
+    whole = tuple((o, o + n) for o, n in zip(plan.origin, box_shape(plan.written), strict=True))
+    inner = interior(spec, pieces, whole)
+    for box in [whole] if inner is None else [inner, *difference(whole, inner)]:
+        evaluate_into(
+            backend, spec, operands(backend, spec, pieces, box), target[local(box, whole)]
+        )
+    return out
+
+
+def interior(spec: StencilSpec, pieces: Pieces, whole: Box) -> Box | None:
+    """The largest box of ``whole`` where every access reads inside one piece of its base
+    (the piece it reads most of), or None when that box is empty."""
+    low = [a for a, _ in whole]
+    high = [b for _, b in whole]
+    for base, available in pieces.items():
+        mine = [a for a in spec.accesses if a.base == base]
+        needed = bounding([read_box(a, whole) for a in mine])
+        home = max(available, key=lambda p: _volume(intersect(p[0], needed)))[0]
+        lead = spec.ndim - len(home)
+        for access in mine:
+            for axis, start in enumerate(access.starts):
+                if start is None:
+                    if not home[axis][0] <= 0 < home[axis][1]:
+                        return None
+                    continue
+                low[lead + axis] = max(low[lead + axis], home[axis][0] - start)
+                high[lead + axis] = min(high[lead + axis], home[axis][1] - start)
+    if any(b <= a for a, b in zip(low, high, strict=True)):
+        return None
+    return tuple(zip(low, high, strict=True))
+
+
+def _volume(box: Box) -> int:
+    return int(numpy.prod([max(0, b - a) for a, b in box]))
+
+
+def operands(backend: Any, spec: StencilSpec, pieces: Pieces, box: Box) -> list[Any]:
+    """The program's inputs for the output ``box``: a view per access into one array per
+    base (a piece itself when it holds everything read, else assembled from the pieces)."""
+    regions: dict[int, tuple[Box, Any]] = {}
+    for base in pieces:
+        needed = bounding([read_box(a, box) for a in spec.accesses if a.base == base])
+        regions[base] = (needed, gather(backend, pieces[base], needed))
+    views = []
+    for access in spec.accesses:
+        needed, array = regions[access.base]
+        views.append(array[local(read_box(access, box), needed) + (Ellipsis,)])
+    return views
+
+
+def gather(backend: Any, available: list[tuple[Box, Any]], needed: Box) -> Any:
+    """``needed`` (a box of one base) as one array: a view of the piece holding it all, or
+    a new array filled from the pieces it meets. Cells no piece holds are never read (the
+    plan gives every cell some access reads)."""
+    for box, array in available:
+        if contains(box, needed):
+            return array[local(needed, box) + (Ellipsis,)]
+    first = available[0][1]
+    assembled = backend.xp.empty(box_shape(needed), dtype=first.dtype)
+    for box, array in available:
+        overlap = intersect(box, needed)
+        if all(a < b for a, b in overlap):
+            assembled[local(overlap, needed)] = array[local(overlap, box)]
+    return assembled
+
+
+def evaluate_into(backend: Any, spec: StencilSpec, inputs: list[Any], target: Any) -> None:
+    """The program over ``inputs`` written into ``target`` (cast as an assignment casts
+    when the program's dtype is not the written array's)."""
+    if spec.program.dtype_of(spec.program.outputs[0]) == target.dtype:
+        backend.evaluate_program(spec.program, *inputs, out=target)
+    else:
+        target[...] = backend.evaluate_program(spec.program, *inputs)

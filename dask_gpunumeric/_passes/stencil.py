@@ -1,0 +1,175 @@
+"""``exchange_halos``: elementwise programs over shifted views become ``Stencil`` nodes,
+lowered to one task per output block that reads its own block and thin ghost slabs.
+
+Before (the seed stencil, one iteration after fusion)::
+
+    SetItem(grid, [1:-1, 1:-1],
+            FusedElementwise(0.2 * (v0 + v1 + v2 + v3 + v4),
+                             grid[1:-1, 1:-1], grid[0:-2, 1:-1], grid[1:-1, 2:],
+                             grid[1:-1, 0:-2], grid[2:, 1:-1]))
+
+After (one node; its only child is ``grid``)::
+
+    Stencil(program=0.2 * (v0 + v1 + v2 + v3 + v4), bases=(grid,),
+            accesses=(grid@(1, 1), grid@(0, 1), grid@(1, 2), grid@(1, 0), grid@(2, 1)),
+            anchor=grid, origin=(1, 1), extent=(N, N), writes=True)
+
+A program input that is not a step-1 shifted view (a full array, a broadcast operand)
+is a base of its own read at offset 0. Preconditions are listed one per line in
+``can_write_through`` and ``is_stencil``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+from .._ir.elementwise import Elementwise
+from .._ir.expr import Expr
+from .._ir.fused import FusedElementwise
+from .._ir.indexing import Region, SetItem, Slice
+from .._ir.scalar_program import ScalarProgram
+from .._ir.stencil import Access, Stencil
+from .rebuild import count_uses, keep, rebuild
+from .scalar_programs import NotFusableError, build_program
+
+Leaf = tuple[Expr, tuple[int | None, ...], bool]  # base, starts, is a shifted view
+
+
+def exchange_halos(roots: list[Expr], max_depth: int = 8) -> list[Expr]:
+    """``roots`` with stencil-shaped elementwise nodes (and writes of them) replaced by
+    ``Stencil`` nodes. Pure: the input graph is not modified."""
+    uses = count_uses(roots)
+
+    def replace(node: Expr, new_of: Callable[[Expr], Expr]) -> Expr:
+        stencil = None
+        if isinstance(node, SetItem) and can_write_through(node, uses):
+            stencil = _stencil(node.children[1], new_of, max_depth, write=node)
+        elif isinstance(node, (Elementwise, FusedElementwise)):
+            stencil = _stencil(node, new_of, max_depth, write=None)
+        return keep(node, new_of) if stencil is None else stencil
+
+    return rebuild(roots, replace)
+
+
+def is_step_one(region: Region, ndim: int) -> bool:
+    """Whether ``region`` is a box of its source: every axis a step-1 span, in order."""
+    return (
+        # as many output axes as source axes, none new, none transposed
+        region.out == tuple(range(ndim))
+        and len(region.axes) == ndim
+        # every source axis sliced (no integer index) with step 1
+        and all(not isinstance(a, int) and (a[1] == 1 or a[2] <= 1) for a in region.axes)
+    )
+
+
+def can_write_through(node: SetItem, uses: Counter[int]) -> bool:
+    """Whether the write ``node`` and the elementwise value it writes can be one stencil."""
+    value = node.children[1]
+    return (
+        # the value is elementwise and nothing else reads it as an array
+        isinstance(value, (Elementwise, FusedElementwise))
+        and uses[value.number] == 1
+        # it fills the written box exactly (no broadcasting in the write)
+        and value.shape == node.region.shape
+        # the written box is a step-1 box of the whole target
+        and is_step_one(node.region, node.ndim)
+        and 0 not in value.shape
+        # built under the same dask.annotate context
+        and value.annotations == node.annotations
+    )
+
+
+def _program(node: Expr) -> tuple[ScalarProgram, list[Expr]] | None:
+    if isinstance(node, FusedElementwise):
+        return node.program, list(node.children)
+    assert isinstance(node, Elementwise)
+    try:
+        return build_program(node, {node.number})
+    except NotFusableError:
+        return None
+
+
+def _leaf(node: Expr, shape: tuple[int, ...]) -> Leaf:
+    """How a program input reads its base: a step-1 view of the output's shape is a shifted
+    read of the sliced array; anything else is read whole (broadcast axes as ``None``)."""
+    if isinstance(node, Slice) and node.shape == shape and is_step_one(node.region, node.ndim):
+        starts = tuple(a[0] for a in node.region.axes)  # type: ignore[index]
+        return node.children[0], starts, True
+    lead = len(shape) - node.ndim
+    starts = tuple(None if n == 1 and shape[lead + a] != 1 else 0 for a, n in enumerate(node.shape))
+    return node, starts, False
+
+
+def _stencil(
+    value: Expr, new_of: Callable[[Expr], Expr], max_depth: int, write: SetItem | None
+) -> Stencil | None:
+    """The ``Stencil`` computing ``value`` (written into ``write``'s region if given)."""
+    found = _program(value) if 0 not in value.shape else None
+    if found is None or len(found[0].outputs) != 1:
+        return None
+    program, inputs = found
+    leaves = [_leaf(x, value.shape) for x in inputs]
+    if not any(shifted for _, _, shifted in leaves):
+        return None
+    bases: dict[int, Expr] = {}
+    if write is not None:
+        bases[write.children[0].number] = write.children[0]
+    for base, _, _ in leaves:
+        bases.setdefault(base.number, base)
+    order = list(bases)
+    accesses = tuple(Access(order.index(base.number), starts) for base, starts, _ in leaves)
+    anchor = _anchor(accesses, write, value.ndim)
+    if anchor is None or not is_shallow(accesses, anchor, max_depth):
+        return None
+    stencil = Stencil(
+        program,
+        tuple(new_of(base) for base in bases.values()),
+        accesses,
+        anchor,
+        value.shape,
+        writes=write is not None,
+        dtype=write.dtype if write is not None else value.dtype,
+    )
+    stencil.annotations = value.annotations
+    return stencil
+
+
+Anchor = tuple[int, tuple[int, ...]]  # a base, and where output element 0 sits in it
+
+
+def _anchor(accesses: tuple[Access, ...], write: SetItem | None, ndim: int) -> Anchor | None:
+    """Where the output sits: the written box, or the middle of the accesses of the base
+    read most often with the output's dimensions (its blocks become the output's)."""
+    if write is not None:
+        return 0, tuple(a[0] for a in write.region.axes)  # type: ignore[index]
+    full = [a for a in accesses if len(a.starts) == ndim and None not in a.starts]
+    if not full:
+        return None
+    base = Counter(a.base for a in full).most_common(1)[0][0]
+    return base, _middle([a.starts for a in full if a.base == base])
+
+
+def _middle(starts: list[tuple[int | None, ...]]) -> tuple[int, ...]:
+    return tuple((min(column) + max(column)) // 2 for column in zip(*starts, strict=True))  # type: ignore[type-var, operator]
+
+
+def is_shallow(accesses: tuple[Access, ...], anchor: Anchor, max_depth: int) -> bool:
+    """Whether every access lies within ``max_depth`` of its base's centre: the anchor's
+    origin on the anchor's base, the middle of its accesses on any other."""
+    for base in {a.base for a in accesses}:
+        mine = [a.starts for a in accesses if a.base == base]
+        centre = anchor[1] if base == anchor[0] else _middle_or_none(mine)
+        for starts in mine:
+            for start, middle in zip(starts, centre, strict=True):
+                if start is not None and middle is not None and abs(start - middle) > max_depth:
+                    return False
+    return True
+
+
+def _middle_or_none(starts: list[tuple[int | None, ...]]) -> tuple[int | None, ...]:
+    columns = zip(*starts, strict=True)
+    return tuple(
+        None if None in column else (min(column) + max(column)) // 2  # type: ignore[type-var, operator]
+        for column in columns
+    )
