@@ -218,7 +218,7 @@ def _write_output(
 
         # NumPy leaves the unselected elements uninitialized; ours are zeros, as empty's.
         out = zeros(result.shape, dtype=result.dtype)
-    if numpy.broadcast_shapes(result.shape, out.shape) != out.shape:
+    if result.shape != out.shape and numpy.broadcast_shapes(result.shape, out.shape) != out.shape:
         raise ValueError(
             f"non-broadcastable output operand with shape {out.shape} doesn't match the "
             f"broadcast shape {numpy.broadcast_shapes(result.shape, out.shape)}"
@@ -226,7 +226,9 @@ def _write_output(
     value = cast_node(result, out.dtype)
     if where is not True:
         value = where_node(as_operand(where), value, out._read())
-    out[...] = ndarray._from_expr(value)
+    # The expression itself, not a new array holding it: one store write, so a tiny
+    # result is evaluated once, when ``out``'s store takes it.
+    out[...] = value
     return out
 
 

@@ -131,6 +131,8 @@ def _value_expr(value: Any, dtype: numpy.dtype, max_ndim: int | None = None) -> 
 def _fit_value(value: Expr, shape: tuple[int, ...]) -> None:
     """NumPy's assignment broadcasting: leading length-1 axes of the value may be dropped."""
     value_shape = value.shape
+    if value_shape == shape:
+        return
     while len(value_shape) > len(shape) and value_shape[0] == 1:
         value_shape = value_shape[1:]
     try:

@@ -51,6 +51,8 @@ class Region:
     def from_index(shape: tuple[int, ...], index: tuple[Any, ...]) -> Region:
         """The region of a basic ``index`` (ints, slices, None, one Ellipsis), which the
         caller has already checked with NumPy (``check_basic_index``)."""
+        if _is_everything(index):
+            return Region.identity(tuple(shape))
         consumed = sum(1 for item in index if item is not None and item is not Ellipsis)
         expanded: list[Any] = []
         for item in index:
@@ -85,7 +87,10 @@ class Region:
 
     @property
     def is_identity(self) -> bool:
-        return self == Region.identity(self.source_shape)
+        """Equal to ``Region.identity(self.source_shape)`` (checked without building it)."""
+        return self.out == tuple(range(len(self.source_shape))) and all(
+            axis == (0, 1, n) for axis, n in zip(self.axes, self.source_shape, strict=True)
+        )
 
     def then(self, inner: Region) -> Region:
         """The region selecting ``inner`` (a region of this region's output) from the source."""
@@ -128,9 +133,16 @@ def is_basic_index(index: tuple[Any, ...]) -> bool:
     return True
 
 
+def _is_everything(index: tuple[Any, ...]) -> bool:
+    """``(...,)``: what ``out=`` and ``x[...] = v`` write through; valid for any shape."""
+    return len(index) == 1 and index[0] is Ellipsis
+
+
 def check_basic_index(shape: tuple[int, ...], index: tuple[Any, ...]) -> None:
     """Raise exactly what NumPy raises for ``array_of_shape[index]`` (bounds, too many
     indices, two ellipses), using a zero-stride stand-in that owns one byte."""
+    if _is_everything(index):
+        return
     stand_in = numpy.lib.stride_tricks.as_strided(
         numpy.zeros(1, dtype=numpy.uint8), shape=shape, strides=(0,) * len(shape)
     )
