@@ -4,6 +4,7 @@ nodes that read (``Slice``, ``Reshape``, ``Gather``) and write (``SetItem``, ``S
 
 from __future__ import annotations
 
+import functools
 import operator
 from dataclasses import dataclass
 from typing import Any
@@ -40,7 +41,10 @@ class Region:
     out: tuple[int | NewAxis, ...]
 
     @staticmethod
+    @functools.lru_cache(maxsize=1024)
     def identity(shape: tuple[int, ...]) -> Region:
+        # Cached (regions are immutable): every whole-array write (``out=``, ``x += y``)
+        # takes one, and a frozen dataclass is slow to build.
         return Region(shape, tuple((0, 1, n) for n in shape), tuple(range(len(shape))))
 
     @staticmethod
