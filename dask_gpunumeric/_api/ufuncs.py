@@ -58,14 +58,16 @@ class ufunc:  # noqa: N801 - NumPy's name
         operands = tuple(as_operand(x) for x in inputs)
         if signature is not None:
             raise NotImplementedError("dask_gpunumeric ufuncs do not support signature=")
+        if outs is not None or where is not True:
+            # NumPy's order: the where= mask, then the types (casting into out=), then shapes.
+            outs = outs or (None,) * self.nout
+            _check_where(where)
+            _check_output_casting(self, operands, outs, dtype, casting)
         results = ufunc_node(self.spec.name, self.spec.numpy_ufunc, operands, dtype, casting)
         _check_scalar_exponent(self, operands, results[0])
-        if outs is None and where is True:
+        if outs is None:
             wrapped = tuple(ndarray._from_expr(r) for r in results)
             return wrapped[0] if len(wrapped) == 1 else wrapped
-        _check_where(where)
-        outs = outs or (None,) * len(results)
-        _check_output_casting(self, operands, outs, dtype, casting)
         written = tuple(
             _write_output(self, r, o, where, casting) for r, o in zip(results, outs, strict=True)
         )
