@@ -58,14 +58,16 @@ class ufunc:  # noqa: N801 - NumPy's name
         operands = tuple(as_operand(x) for x in inputs)
         if signature is not None:
             raise NotImplementedError("dask_gpunumeric ufuncs do not support signature=")
+        if outs is not None or where is not True:
+            # NumPy's order: the where= mask, then the types (casting into out=), then shapes.
+            outs = outs or (None,) * self.nout
+            _check_where(where)
+            _check_output_casting(self, operands, outs, dtype, casting)
         results = ufunc_node(self.spec.name, self.spec.numpy_ufunc, operands, dtype, casting)
         _check_scalar_exponent(self, operands, results[0])
-        if outs is None and where is True:
+        if outs is None:
             wrapped = tuple(ndarray._from_expr(r) for r in results)
             return wrapped[0] if len(wrapped) == 1 else wrapped
-        _check_where(where)
-        outs = outs or (None,) * len(results)
-        _check_output_casting(self, operands, outs, dtype, casting)
         written = tuple(
             _write_output(self, r, o, where, casting) for r, o in zip(results, outs, strict=True)
         )
@@ -218,7 +220,7 @@ def _write_output(
 
         # NumPy leaves the unselected elements uninitialized; ours are zeros, as empty's.
         out = zeros(result.shape, dtype=result.dtype)
-    if numpy.broadcast_shapes(result.shape, out.shape) != out.shape:
+    if result.shape != out.shape and numpy.broadcast_shapes(result.shape, out.shape) != out.shape:
         raise ValueError(
             f"non-broadcastable output operand with shape {out.shape} doesn't match the "
             f"broadcast shape {numpy.broadcast_shapes(result.shape, out.shape)}"
@@ -226,7 +228,9 @@ def _write_output(
     value = cast_node(result, out.dtype)
     if where is not True:
         value = where_node(as_operand(where), value, out._read())
-    out[...] = ndarray._from_expr(value)
+    # The expression itself, not a new array holding it: one store write, so a tiny
+    # result is evaluated once, when ``out``'s store takes it.
+    out[...] = value
     return out
 
 

@@ -3,7 +3,8 @@ expression operands."""
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from typing import TYPE_CHECKING, Any
 
 import dask.array as da
 import numpy
@@ -11,6 +12,9 @@ import numpy
 from .._ir.elementwise import cast_node
 from .._ir.expr import Expr
 from .._ir.leaves import DaskData, HostData
+
+if TYPE_CHECKING:
+    from .ndarray import ndarray
 
 PYTHON_SCALARS = (bool, int, float, complex)
 # Kinds our arrays do not hold: objects, strings, bytes, voids, datetimes, timedeltas.
@@ -25,14 +29,21 @@ def check_dtype(dtype: numpy.dtype) -> None:
         )
 
 
-def as_expr(value: Any, dtype: Any = None) -> Expr:
-    """An expression for any array-like ``value``, cast to ``dtype`` if given."""
+@functools.cache
+def ndarray_type() -> type[ndarray]:
+    """Our array class, imported once (``ndarray.py`` imports this module, so a module-level
+    import would be circular; an import per call costs about as much as a tiny ufunc)."""
     from .ndarray import ndarray
 
-    if isinstance(value, ndarray):
-        expr = value._read()
-    elif isinstance(value, Expr):
+    return ndarray
+
+
+def as_expr(value: Any, dtype: Any = None) -> Expr:
+    """An expression for any array-like ``value``, cast to ``dtype`` if given."""
+    if isinstance(value, Expr):
         expr = value
+    elif isinstance(value, ndarray_type()):
+        expr = value._read()
     elif isinstance(value, da.Array):
         check_dtype(value.dtype)
         expr = DaskData(value)

@@ -20,7 +20,7 @@ from .._ir.indexing import (
     is_basic_index,
 )
 from .._ir.leaves import HostData
-from .coercion import UNSUPPORTED_KINDS, as_expr
+from .coercion import UNSUPPORTED_KINDS, as_expr, ndarray_type
 
 
 def _index_tuple(index: Any) -> tuple[Any, ...]:
@@ -106,9 +106,9 @@ def _value_expr(value: Any, dtype: numpy.dtype, max_ndim: int | None = None) -> 
     must fit (``uint8[...] = 300`` raises NumPy's ``OverflowError``); a nested sequence is
     converted to ``dtype`` directly (NumPy's errors for NaN into ints, out-of-range ints)
     and may not be deeper than ``max_ndim`` (a basic-index target's rank)."""
-    from .ndarray import ndarray
-
-    if isinstance(value, (ndarray, Expr)) or hasattr(value, "__dask_graph__"):
+    if isinstance(value, Expr):
+        return cast_node(value, dtype)
+    if isinstance(value, ndarray_type()) or hasattr(value, "__dask_graph__"):
         return cast_node(as_expr(value), dtype)
     if isinstance(value, numpy.ndarray):
         if value.ndim == 0 or value.dtype.kind in UNSUPPORTED_KINDS:
@@ -131,6 +131,8 @@ def _value_expr(value: Any, dtype: numpy.dtype, max_ndim: int | None = None) -> 
 def _fit_value(value: Expr, shape: tuple[int, ...]) -> None:
     """NumPy's assignment broadcasting: leading length-1 axes of the value may be dropped."""
     value_shape = value.shape
+    if value_shape == shape:
+        return
     while len(value_shape) > len(shape) and value_shape[0] == 1:
         value_shape = value_shape[1:]
     try:

@@ -7,6 +7,9 @@ cupy, and only when it is chosen or probed.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 from .._runtime import config
 from .base import ChunkBackend
 
@@ -23,13 +26,20 @@ def backend_names() -> tuple[str, ...]:
     return ("auto", *_BACKEND_MODULES)
 
 
+@functools.cache
+def _resolve_auto() -> Callable[[], str]:
+    """``choice.resolve_auto``, imported at first use (it imports the runtime's cluster
+    module) and then kept: ``get_backend`` runs several times per tiny operation."""
+    from .choice import resolve_auto
+
+    return resolve_auto
+
+
 def get_backend(name: str | None = None) -> ChunkBackend:
     """The chunk backend called ``name`` (default: the configured one)."""
     name = name or config.get("backend")
     if name == "auto":
-        from .choice import resolve_auto
-
-        name = resolve_auto()
+        name = _resolve_auto()()
     if name not in _instances:
         if name not in _BACKEND_MODULES:
             raise ValueError(

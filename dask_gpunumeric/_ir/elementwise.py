@@ -46,12 +46,13 @@ def ufunc_node(
     dtype: Any = None,
     casting: str = "same_kind",
 ) -> tuple[Elementwise, ...]:
-    """Nodes for ``numpy_ufunc(*operands, dtype=dtype)``, one per output."""
-    shape = broadcast_shapes(*(operand_shape(x) for x in operands))
+    """Nodes for ``numpy_ufunc(*operands, dtype=dtype)``, one per output. NumPy's errors in
+    NumPy's order: types first, then shapes."""
     kwargs: dict[str, Any] = {"casting": casting}
     if dtype is not None:
         kwargs["dtype"] = numpy.dtype(dtype)
     probe = numpy_ufunc(*(stand_in(x) for x in operands), **kwargs)
+    shape = broadcast_shapes(*(operand_shape(x) for x in operands))
     results = probe if isinstance(probe, tuple) else (probe,)
     # The probe checked the casting; chunks get dtype and casting only when dtype was given.
     params: Params = tuple(sorted(kwargs.items())) if dtype is not None else ()

@@ -37,11 +37,11 @@ class Expr:
     annotations: runtime_annotations.Annotations
 
     def __init__(self, shape: tuple[int, ...], dtype: Any, children: tuple[Expr, ...] = ()) -> None:
-        self.shape = tuple(int(n) for n in shape)
+        self.shape = tuple(map(int, shape))
         self.dtype = numpy.dtype(dtype)
         self.children = children
-        self.depth = 1 + max((child.depth for child in children), default=0)
-        self.number = fresh_number()
+        self.depth = 1 + max([child.depth for child in children], default=0)
+        self.number = next(_node_numbers)  # fresh_number(), inlined: nodes are built per op
         self.annotations = runtime_annotations.current()
 
     @property

@@ -4,6 +4,7 @@ nodes that read (``Slice``, ``Reshape``, ``Gather``) and write (``SetItem``, ``S
 
 from __future__ import annotations
 
+import functools
 import operator
 from dataclasses import dataclass
 from typing import Any
@@ -40,7 +41,10 @@ class Region:
     out: tuple[int | NewAxis, ...]
 
     @staticmethod
+    @functools.lru_cache(maxsize=1024)
     def identity(shape: tuple[int, ...]) -> Region:
+        # Cached (regions are immutable): every whole-array write (``out=``, ``x += y``)
+        # takes one, and a frozen dataclass is slow to build.
         return Region(shape, tuple((0, 1, n) for n in shape), tuple(range(len(shape))))
 
     @staticmethod
@@ -51,6 +55,8 @@ class Region:
     def from_index(shape: tuple[int, ...], index: tuple[Any, ...]) -> Region:
         """The region of a basic ``index`` (ints, slices, None, one Ellipsis), which the
         caller has already checked with NumPy (``check_basic_index``)."""
+        if _is_everything(index):
+            return Region.identity(tuple(shape))
         consumed = sum(1 for item in index if item is not None and item is not Ellipsis)
         expanded: list[Any] = []
         for item in index:
@@ -85,7 +91,10 @@ class Region:
 
     @property
     def is_identity(self) -> bool:
-        return self == Region.identity(self.source_shape)
+        """Equal to ``Region.identity(self.source_shape)`` (checked without building it)."""
+        return self.out == tuple(range(len(self.source_shape))) and all(
+            axis == (0, 1, n) for axis, n in zip(self.axes, self.source_shape, strict=True)
+        )
 
     def then(self, inner: Region) -> Region:
         """The region selecting ``inner`` (a region of this region's output) from the source."""
@@ -128,9 +137,16 @@ def is_basic_index(index: tuple[Any, ...]) -> bool:
     return True
 
 
+def _is_everything(index: tuple[Any, ...]) -> bool:
+    """``(...,)``: what ``out=`` and ``x[...] = v`` write through; valid for any shape."""
+    return len(index) == 1 and index[0] is Ellipsis
+
+
 def check_basic_index(shape: tuple[int, ...], index: tuple[Any, ...]) -> None:
     """Raise exactly what NumPy raises for ``array_of_shape[index]`` (bounds, too many
     indices, two ellipses), using a zero-stride stand-in that owns one byte."""
+    if _is_everything(index):
+        return
     stand_in = numpy.lib.stride_tricks.as_strided(
         numpy.zeros(1, dtype=numpy.uint8), shape=shape, strides=(0,) * len(shape)
     )

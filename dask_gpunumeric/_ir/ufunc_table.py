@@ -4,6 +4,7 @@ are generated from these rows (the chunk-fusion work adds each row's C++ express
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy
@@ -15,7 +16,7 @@ class UfuncSpec:
     numpy_name: str  # the canonical NumPy ufunc it stands for
     family: str  # the NumPy reference section it belongs to
 
-    @property
+    @functools.cached_property
     def numpy_ufunc(self) -> numpy.ufunc:
         return getattr(numpy, self.numpy_name)
 

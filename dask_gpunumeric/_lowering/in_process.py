@@ -67,6 +67,11 @@ def _evaluate(expr: Expr, backend: str, limit: int, values: dict[int, Any]) -> b
             inputs = [values[child.number] for child in node.children]
             values[node.number] = _kernel_table[type(node)](node, inputs, backend)
             continue
+        if type(node) is leaves.ChunkValue:  # the usual leaf: its value, at once
+            if node.backend != backend or math.prod(node.shape) >= limit:
+                return False
+            values[node.number] = node.value
+            continue
         visited += 1
         if visited > _MAX_NODES or not _is_evaluable(node, backend, limit):
             return False
@@ -100,9 +105,18 @@ def _slice(node: indexing.Slice, inputs: list[Any], backend: str) -> Any:
 
 def _set_item(node: indexing.SetItem, inputs: list[Any], backend: str) -> Any:
     target, value = inputs
+    if _replaces_whole(node):  # ``x += ...``: the new value is the whole new version
+        return value
     updated = target.copy()  # values are shared and never mutated
     indexing.apply_region(updated, node.region)[...] = value
     return updated
+
+
+def _replaces_whole(node: indexing.SetItem) -> bool:
+    """True when the value, already of the target's dtype (``SetItem``'s contract), covers
+    the target exactly: no broadcast, no transpose, no partial region."""
+    value = node.children[1]
+    return value.shape == node.shape and value.dtype == node.dtype and node.region.is_identity
 
 
 def _fill(node: leaves.Fill, inputs: list[Any], backend: str) -> Any:

@@ -27,7 +27,17 @@ _load_defaults()
 
 
 def get(key: str, default: Any = None) -> Any:
-    """Read ``gpunumeric.<key>`` from dask's configuration."""
+    """Read ``gpunumeric.<key>`` from dask's configuration.
+
+    A top-level key is looked up in the live ``gpunumeric`` section first: the very dict
+    ``dask.config.set`` and ``refresh`` change in place, so nothing is cached and nothing
+    can be stale; anything else (dotted keys, underscore spellings, missing keys) takes
+    ``dask.config.get``'s route. The fast lookup is for the per-operation reads of tiny
+    arrays (``benchmarks/latency.py``).
+    """
+    section = dask.config.config.get("gpunumeric")
+    if type(section) is dict and key in section:
+        return section[key]
     return dask.config.get(f"gpunumeric.{key}", default)
 
 

@@ -33,3 +33,31 @@ def test_environment_variable_chooses_the_backend() -> None:
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     ).stdout.split()
     assert out == ["simulated-device", "SimulatedDeviceArray"]
+
+
+def _agrees_with_dask(keys: list[str]) -> None:
+    for key in keys:
+        assert dnp.config.get(key, "absent") == dask.config.get(f"gpunumeric.{key}", "absent")
+
+
+def test_reads_see_every_change_at_once() -> None:
+    """``config.get`` reads the live section (no cache): it always says what dask says."""
+    keys = [*dask.config.get("gpunumeric"), "cluster.threads-per-worker", "no-such-key"]
+    _agrees_with_dask(keys)
+    with dask.config.set({"gpunumeric.persist-depth": 3, "gpunumeric.fusion": False}):
+        assert dnp.config.get("persist-depth") == 3
+        assert dnp.config.get("fusion") is False
+        _agrees_with_dask(keys)
+        with dnp.config.set(persist_depth=5):
+            assert dnp.config.get("persist-depth") == 5
+            with dask.config.set({"gpunumeric.cluster.threads-per-worker": 2}):
+                assert dnp.config.get("cluster.threads-per-worker") == 2
+                _agrees_with_dask(keys)
+        assert dnp.config.get("persist-depth") == 3
+    with dask.config.set({"gpunumeric.persist_depth": 9}):  # dask's canonical spelling
+        assert dnp.config.get("persist-depth") == 9
+    with dask.config.set({"gpunumeric": {"persist-depth": 4}}):  # the section replaced
+        assert dnp.config.get("persist-depth") == 4
+        assert dnp.config.get("fusion", "absent") == "absent"
+        _agrees_with_dask(keys)
+    _agrees_with_dask(keys)

@@ -12,7 +12,7 @@ import pytest
 import dask_gpunumeric as dnp
 from dask_gpunumeric._backends import get_backend
 from dask_gpunumeric._ir.leaves import ChunkValue
-from dask_gpunumeric.testing import assert_eq
+from dask_gpunumeric.testing import assert_eq, assert_raises_like
 from examples.stencil import stencil
 
 
@@ -92,3 +92,117 @@ def test_in_process_values_follow_a_backend_change() -> None:
     for name in ("simulated-device", "numpy"):
         with dnp.config.set(backend=name):
             assert_eq(ours + 1, numpy.arange(6.0) * 2 + 1)
+
+
+# -- the tiny in-place path: one evaluation per store write, NumPy's semantics -----------
+
+
+def _in_place_through_views(np: Any) -> Any:
+    base = np.arange(24.0)
+    x = base[2:12]  # x is a view of a bigger tiny array...
+    y = base[::2][:10]  # ...and y a strided view of the same one, overlapping x
+    x += 2 * y
+    x += base[1:11]  # the input overlaps the output: NumPy reads it before writing
+    grid = base.reshape(4, 6)
+    grid.T[1:3] *= -0.5  # through a transpose
+    grid[1] -= grid[2]
+    return base
+
+
+def _in_place_with_casts(np: Any) -> Any:
+    counts = np.arange(10, dtype=np.int16)
+    counts += 3  # weak Python scalar: stays int16
+    counts *= np.ones(10, dtype=np.int8)
+    ratio = np.linspace(0.0, 1.0, 10, dtype=np.float32)
+    ratio += counts  # int16 into float32: same_kind allows it
+    ratio[::3] /= 4
+    return ratio
+
+
+@pytest.mark.parametrize("program", [_in_place_through_views, _in_place_with_casts])
+def test_in_place_on_views_and_casts_equals_numpy_and_the_task_path(
+    program: Callable[[Any], Any],
+) -> None:
+    _check_both_paths(program)
+
+
+@pytest.mark.parametrize(
+    "update",
+    [
+        lambda np, x: x.__iadd__(1.5),  # float into an integer array: UFuncTypeError
+        lambda np, x: x.__itruediv__(2),
+        lambda np, x: np.add(x, np.ones(10, dtype=np.float32), out=x),
+        lambda np, x: x.__iadd__(np.ones(3)),  # output shape (10,) cannot take (3,)
+    ],
+)
+def test_refused_in_place_updates_raise_numpys_error_and_leave_the_array(update: Any) -> None:
+    host = numpy.arange(10)
+    ours = dnp.arange(10)
+    assert_raises_like(lambda: update(numpy, host), lambda: update(dnp, ours))
+    assert_eq(ours, numpy.arange(10))
+    assert _is_in_process(ours)
+
+
+def test_an_in_place_update_evaluates_each_operation_once(monkeypatch: Any) -> None:
+    from dask_gpunumeric._lowering import in_process
+
+    evaluations: list[str] = []
+    real = in_process._evaluate
+
+    def counting(expr: Any, *args: Any) -> bool:
+        evaluations.append(type(expr).__name__)
+        return real(expr, *args)
+
+    x, y = dnp.ones(1024), dnp.arange(1024.0)
+    monkeypatch.setattr(in_process, "_evaluate", counting)
+    x += 2 * y
+    # ``2 * y`` when its array is made, then x's new version (the add inside it) once.
+    assert evaluations == ["Elementwise", "SetItem"]
+    assert _is_in_process(x)
+    assert x._store.version.depth == 1
+    assert_eq(x, 1 + 2 * numpy.arange(1024.0))
+
+
+def test_whole_array_writes_never_alias_another_array() -> None:
+    source = dnp.arange(10.0)
+    target = dnp.zeros(5)
+    target[...] = source[::2]  # the new version may share the source's value...
+    source[0] = 100.0  # ...which a write to the source never changes in place
+    source += 1
+    assert_eq(target, numpy.arange(10.0)[::2])
+    host = numpy.arange(4.0)
+    copied = dnp.zeros(4)
+    copied[...] = host
+    host[0] = 9.0  # NumPy copies on assignment, so must we
+    copied[1] = 5.0  # and a value taken from the host stays writable through our arrays
+    assert_eq(copied, numpy.array([0.0, 5.0, 2.0, 3.0]))
+
+
+def test_tiny_and_lazy_values_updated_in_place() -> None:
+    big_host = numpy.arange(3.0 * dnp.config.get("min-chunk-elements"))
+    big, tiny = dnp.asarray(big_host), dnp.arange(10.0)
+    tiny += big[:10]  # a lazy input: the tiny array waits for the cluster
+    assert not _is_in_process(tiny)
+    big[:10] += tiny
+    tiny_host = numpy.arange(10.0) + big_host[:10]
+    big_host[:10] += tiny_host
+    assert_eq(tiny, tiny_host)
+    assert_eq(big, big_host)
+
+
+def test_configuration_changes_take_effect_at_the_next_operation() -> None:
+    x = dnp.ones(100)
+    with dnp.config.set(in_process_evaluation=False):
+        assert not _is_in_process(x + 1)
+        with dnp.config.set(in_process_evaluation=True):
+            assert _is_in_process(x + 1)
+        assert not _is_in_process(x + 1)
+    with dnp.config.set(min_chunk_elements=100):
+        assert not _is_in_process(x + 1)
+    assert _is_in_process(x + 1)
+    other = "numpy" if get_backend().name == "simulated-device" else "simulated-device"
+    with dnp.config.set(backend=other):
+        fresh = dnp.ones(100) + 1
+        assert isinstance(fresh._store.version.value, get_backend(other).chunk_type)
+        assert_eq(x + 1, numpy.full(100, 2.0))  # values of the other backend: moved
+    assert_eq(x + 1, numpy.full(100, 2.0))
