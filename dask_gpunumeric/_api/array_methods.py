@@ -9,7 +9,7 @@ from typing import Any
 import numpy
 
 from .._array.ndarray import ndarray
-from . import creation, elementwise, io, linear_algebra, reductions, sorting
+from . import creation, elementwise, io, linear_algebra, reductions, sorting, user_ufuncs
 from .ufuncs import ufuncs
 
 _BINARY_OPERATORS = {
@@ -173,6 +173,8 @@ def _array_ufunc(
     product = _PRODUCT_UFUNCS.get(ufunc.__name__)
     if product is not None and method == "__call__":
         return product(*inputs, **kwargs)
+    if method == "__call__" and user_ufuncs.is_user_ufunc(ufunc):
+        return user_ufuncs.apply_user_ufunc(ufunc, inputs, kwargs)
     ours = ufuncs.get(ufunc.__name__)
     if ours is None or method != "__call__":
         reducer = reductions.ufunc_reducers.get(ufunc.__name__)

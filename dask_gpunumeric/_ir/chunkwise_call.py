@@ -5,12 +5,14 @@ native row) give the same result block by block on any chunking; per-row functio
 (``numpy.unwrap``, ``numpy.sort_complex``, ``numpy.gradient`` along one axis) do so once
 each block holds its rows whole along ``axis``. The function is named by its path under
 the backend's array namespace (``"sinc"``, ``"fft.fft"``): ``_ir`` imports neither dask
-nor cupy; lowering resolves it on the worker. Shape and dtype are NumPy's, found by the
+nor cupy; lowering resolves it on the worker. A user's own ufunc (a Numba ``@vectorize``)
+has no such path: it is held as the callable itself and shipped to the workers. Shape and dtype are NumPy's, found by the
 caller on a stand-in.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .expr import Expr
@@ -26,7 +28,7 @@ class ChunkwiseCall(Expr):
 
     def __init__(
         self,
-        function: str,
+        function: str | Callable[..., Any],
         arguments: tuple[Any, ...],
         keywords: tuple[tuple[str, Any], ...],
         shape: tuple[int, ...],

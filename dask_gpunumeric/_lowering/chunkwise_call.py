@@ -4,6 +4,7 @@ on each block (the chunk-wise NumPy fallback)."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import dask.array as da
@@ -54,13 +55,14 @@ def _meta(node: ChunkwiseCall, backend: str) -> Any:
 
 def call_on_blocks(
     backend_name: str,
-    function: str,
+    function: str | Callable[..., Any],
     arguments: tuple[Any, ...],
     keywords: tuple[tuple[str, Any], ...],
     *blocks: Any,
 ) -> Any:
     """Worker side: the backend's ``function`` on ``blocks``; a backend without it (CuPy
-    lacks a few of NumPy's functions) runs NumPy's on an explicit host copy."""
+    lacks a few of NumPy's functions) runs NumPy's on an explicit host copy. A callable
+    (a user's ufunc) is called on the blocks as they are."""
     backend = get_backend(backend_name)
 
     def fill(value: Any) -> Any:
@@ -68,6 +70,8 @@ def call_on_blocks(
 
     args = [fill(a) for a in arguments]
     kwargs = {k: fill(v) for k, v in keywords}
+    if callable(function):
+        return function(*args, **kwargs)
     on_device = _resolve(backend.xp, function)
     if on_device is not None:
         return on_device(*args, **kwargs)

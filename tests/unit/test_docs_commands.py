@@ -1,0 +1,126 @@
+"""Every command in README.md and docs/*.md is exercised (issue "Where users run it").
+
+Each command of a fenced ``bash``/``console``/``sh`` block is either marked in the page as
+needing what CI lacks (``<!-- needs: gpu -->`` or ``<!-- needs: cluster -->`` on the line
+before the fence), or run for real here (``RUN_HERE``: cheap commands, seconds each), or
+run elsewhere: ``EXERCISED_BY`` maps it to a test id or to the ``.ci/run`` step that runs it.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import re
+import shlex
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+FENCE = re.compile(
+    r"(?:<!-- needs: (?P<need>[a-z, ]+) -->\n)?^```(?P<lang>bash|console|sh)\n(?P<body>.*?)^```",
+    re.MULTILINE | re.DOTALL,
+)
+NEEDS = {"gpu", "cluster"}
+
+EXERCISED_BY = {
+    "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/dgn-run examples/stencil.py --check -n 500 -i 20": ".ci/run: README command 1",
+    'python3 -m venv .venv && .venv/bin/pip install -e ".[test]" && .venv/bin/python -m pytest -n 2': ".ci/run: README command 2",
+    "python3 -m venv .venv && .venv/bin/pip install -e .": ".ci/run: README command 1",
+    ".venv/bin/dgn-run examples/stencil.py --check -n 500 -i 20": ".ci/run: stencil example on the $backend backend",
+    '.venv/bin/pip install -e ".[notebook]"': ".ci/run: notebooks: pip install '.[notebook]'",
+    ".venv/bin/python -m pytest --nbmake notebooks/": ".ci/run: pytest -q --nbmake",
+    "dgn-run --profile report.html --dataflow graph.svg examples/stencil.py -n 2000 -i 50": "tests/cluster/test_launcher.py::test_stencil_on_the_embedded_cluster_with_every_diagnostic",
+}
+
+RUN_HERE = (
+    ".venv/bin/dgn-run --cpus 2 --verbose examples/stencil.py --check -n 200 -i 5",
+    "DASK_GPUNUMERIC__SCHEDULER=threads .venv/bin/python examples/stencil.py --check -n 200 -i 5",
+    "python -m benchmarks.fusion --size 1e6 --repeat 1",
+    "python -m benchmarks.graph_build --iterations 10 20",
+    "python -m benchmarks.latency --quick",
+)
+
+
+def documented_commands() -> list[tuple[str, str, str | None]]:
+    """``(page, command, need)`` for every command line of every fenced shell block."""
+    found = []
+    for page in PAGES:
+        for block in FENCE.finditer(page.read_text()):
+            body = block["body"].replace("\\\n", " ")
+            for line in body.splitlines():
+                command = line.strip().removeprefix("$ ")
+                if command and not command.startswith("#"):
+                    found.append((page.name, command, block["need"]))
+    return found
+
+
+def test_the_pages_have_commands() -> None:
+    pages = {page for page, _, _ in documented_commands()}
+    assert {"README.md", "getting-started.md", "performance.md"} <= pages
+
+
+def test_every_command_is_exercised_or_marked() -> None:
+    unexercised = [
+        f"{page}: {command}"
+        for page, command, need in documented_commands()
+        if need is None and command not in EXERCISED_BY and command not in RUN_HERE
+    ]
+    assert not unexercised, (
+        "commands in the docs that no test runs: add each to RUN_HERE or EXERCISED_BY in "
+        "tests/unit/test_docs_commands.py, or mark its block <!-- needs: gpu --> / "
+        "<!-- needs: cluster -->:\n" + "\n".join(unexercised)
+    )
+
+
+def test_needs_markers_are_known() -> None:
+    for page, command, need in documented_commands():
+        if need is not None:
+            assert {n.strip() for n in need.split(",")} <= NEEDS, (page, command, need)
+
+
+def test_every_registry_entry_is_documented_and_points_at_something_real() -> None:
+    documented = {command for _, command, _ in documented_commands()}
+    ci_run = (ROOT / ".ci" / "run").read_text()
+    for command, where in EXERCISED_BY.items():
+        assert command in documented, f"stale EXERCISED_BY entry: {command}"
+        if where.startswith(".ci/run: "):
+            assert where.removeprefix(".ci/run: ") in ci_run, where
+        else:
+            path, _, name = where.partition("::")
+            assert f"def {name}(" in (ROOT / path).read_text(), where
+    for command in RUN_HERE:
+        assert command in documented, f"stale RUN_HERE entry: {command}"
+
+
+def _runnable(command: str) -> list[str]:
+    """The command run by this interpreter: ``python`` is it, and ``dgn-run`` is its
+    console script's module (``dask_gpunumeric.cli``, the entry point pyproject names)."""
+    words: list[str] = []
+    for word in shlex.split(command.replace(".venv/bin/", "")):
+        if word == "python":
+            words.append(sys.executable)
+        elif word == "dgn-run":
+            words += [sys.executable, "-m", "dask_gpunumeric.cli"]
+        else:
+            words.append(word)
+    return words
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", RUN_HERE)
+def test_cheap_command_runs(command: str, backend: str) -> None:
+    if backend != "numpy":
+        pytest.skip("the command runs in its own process, with the default backend")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("DASK_GPUNUMERIC__BACKEND", None)
+    words = _runnable(command)
+    while "=" in words[0]:  # leading VAR=value assignments
+        name, _, value = words.pop(0).partition("=")
+        env[name] = value
+    done = subprocess.run(
+        words, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False
+    )
+    assert done.returncode == 0, f"{command}\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
