@@ -1,0 +1,71 @@
+"""``deploy/slurm/stencil.sbatch`` submitted to a real (single-node, local) SLURM: the job
+starts a scheduler and workers with ``srun``, ``dgn-run --scheduler-file`` runs the stencil on
+them, and the checksum it prints equals NumPy's, computed here."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import re
+import subprocess
+import sys
+
+import numpy
+import pytest
+
+from examples.stencil import stencil
+from tests.deploy.conftest import DEPLOY, REPOSITORY
+from tests.deploy.local_slurm import LocalSlurm
+
+pytestmark = [pytest.mark.slurm, pytest.mark.timeout(300)]
+
+N, ITERATIONS = 200, 20
+
+
+def job_environment(tmp_path: pathlib.Path, backend: str) -> dict[str, str]:
+    """CPU workers (no GPU here), this interpreter, this checkout of the package (its
+    ``dgn-run`` too, whatever an install put on PATH), the test's chunk backend."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    dgn_run = bin_dir / "dgn-run"
+    dgn_run.write_text(f'#!/bin/sh\nexec {sys.executable} -m dask_gpunumeric.cli "$@"\n')
+    dgn_run.chmod(0o755)
+    return {
+        "DASK_GPUNUMERIC__BACKEND": backend,
+        "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "120s",  # a loaded 2-core machine
+        "DGN_WORKER_KIND": "cpu",
+        "DGN_PYTHON": sys.executable,
+        "DGN_SCHEDULER_FILE": str(tmp_path / "scheduler.json"),
+        "DGN_SCHEDULER_PORT": "0",  # any free port: the scheduler file tells where
+        "PATH": os.pathsep.join([str(bin_dir), os.environ["PATH"]]),
+        "PYTHONPATH": str(REPOSITORY),
+    }
+
+
+def printed_checksum(output: str) -> float:
+    found = re.search(r"checksum=(\S+) time/iteration=.*\(dask_gpunumeric,", output)
+    assert found, f"no dask_gpunumeric checksum in the job's output:\n{output}"
+    return float(found.group(1))
+
+
+def test_sbatch_runs_the_stencil_on_slurm_workers(
+    local_slurm: LocalSlurm, tmp_path: pathlib.Path, backend: str
+) -> None:
+    output = tmp_path / "job.out"
+    job = local_slurm.sbatch(
+        [f"--output={output}", str(DEPLOY / "slurm" / "stencil.sbatch")]
+        + ["examples/stencil.py", "--check", "-n", str(N), "-i", str(ITERATIONS)],
+        cwd=REPOSITORY,
+        env=job_environment(tmp_path, backend),
+    )
+    state = local_slurm.wait(job, timeout=240)
+    text = output.read_text()
+    assert state == "COMPLETED", f"job {job} ended {state}:\n{text}"
+    expected = float(stencil(numpy, N, ITERATIONS).sum())
+    assert printed_checksum(text) == pytest.approx(expected, rel=1e-6, abs=1e-6)
+    assert "1 worker(s) joined" in text
+    assert "CUDA_VISIBLE_DEVICES=0" in text  # SLURM handed the job its (fake) gpu GRES
+    details = subprocess.run(
+        ["scontrol", "show", "job", job], env=local_slurm.env, capture_output=True, text=True
+    ).stdout
+    assert "TresPerNode=gres:gpu:1" in details
