@@ -8,12 +8,18 @@ from __future__ import annotations
 import copy
 import functools
 import importlib.resources
+import pathlib
 from typing import Any
 
 import pytest
 import yaml
 
-from dask_gpunumeric.deploy.kubernetes import IMAGE, cluster_spec, stencil_job, write_manifests
+from dask_gpunumeric.deploy.kubernetes import (
+    IMAGE,
+    cluster_spec,
+    main,
+    stencil_job,
+)
 from tests.deploy.conftest import DEPLOY
 
 jsonschema = pytest.importorskip("jsonschema", reason="pip install '.[deploy]'")
@@ -82,8 +88,8 @@ def as_pod(pod_spec: dict[str, Any], name: str) -> dict[str, Any]:
     return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name}, "spec": pod_spec}
 
 
-def test_committed_manifests_are_generated(tmp_path) -> None:
-    write_manifests(tmp_path)
+def test_committed_manifests_are_generated(tmp_path: pathlib.Path) -> None:
+    main(["--output-dir", str(tmp_path)])  # the README's command, into tmp_path
     for filename in ("daskcluster.yaml", "stencil-job.yaml"):
         expected = (tmp_path / filename).read_text()
         assert (DEPLOY / "kubernetes" / filename).read_text() == expected, (
@@ -97,6 +103,24 @@ def test_daskcluster_matches_the_operator_crd(name: str) -> None:
     schema = daskcluster_schema()
     daskcluster_validator().validate(cluster)
     assert pruned_fields(cluster["spec"], schema["properties"]["spec"], ".spec") == []
+
+
+def test_readme_variant_command_writes_valid_manifests(tmp_path: pathlib.Path) -> None:
+    """``--protocol ucx --workers 8 --image my.registry/dgn:0.1.0``, as the README shows."""
+    main(
+        ["--output-dir", str(tmp_path), "--protocol", "ucx", "--workers", "8"]
+        + ["--image", "my.registry/dgn:0.1.0"]
+    )
+    cluster = yaml.safe_load((tmp_path / "daskcluster.yaml").read_text())
+    job = yaml.safe_load((tmp_path / "stencil-job.yaml").read_text())
+    daskcluster_validator().validate(cluster)
+    kubernetes_validate.validate(job, KUBERNETES, strict=True)
+    assert cluster["spec"]["worker"]["replicas"] == 8
+    assert job["spec"]["template"]["spec"]["initContainers"][0]["command"][-1] == "8"
+    assert "ucx://dgn-scheduler:8786" in job["spec"]["template"]["spec"]["containers"][0]["args"]
+    assert {c["image"] for c in job["spec"]["template"]["spec"]["containers"]} == {
+        "my.registry/dgn:0.1.0"
+    }
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
