@@ -20,9 +20,19 @@ import subprocess
 import time
 from collections.abc import Mapping
 
-PROGRAMS = ("munged", "mungekey", "slurmctld", "slurmd", "sbatch", "srun", "scontrol", "sinfo")
+PROGRAMS = (
+    "munged",
+    "mungekey",
+    "slurmctld",
+    "slurmd",
+    "sbatch",
+    "srun",
+    "scontrol",
+    "sinfo",
+    "openssl",
+)
 SBIN = ("/usr/sbin", "/usr/bin", "/sbin")
-INSTALL = "apt-get install -y munge slurmctld slurmd slurm-client"
+INSTALL = "apt-get install -y munge slurmctld slurmd slurm-client openssl"
 
 
 def missing_programs() -> list[str]:

@@ -1,6 +1,9 @@
 """``deploy/slurm/stencil.sbatch`` submitted to a real (single-node, local) SLURM: the job
 starts a scheduler and workers with ``srun``, ``dgn-run --scheduler-file`` runs the stencil on
-them, and the checksum it prints equals NumPy's, computed here."""
+them, and the checksum it prints equals NumPy's, computed here.
+
+The run on the simulated device also goes over TLS, with the README's self-signed
+certificate: two jobs cover both backends and both protocols (each job takes ~20 s)."""
 
 from __future__ import annotations
 
@@ -42,6 +45,18 @@ def job_environment(tmp_path: pathlib.Path, backend: str) -> dict[str, str]:
     }
 
 
+def tls_environment(tmp_path: pathlib.Path) -> dict[str, str]:
+    """A self-signed certificate made as deploy/slurm/README.md shows, as ``DGN_TLS_*``."""
+    key, pem = tmp_path / "dgn.key", tmp_path / "dgn.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30"]
+        + ["-subj", "/CN=dgn", "-keyout", str(key), "-out", str(pem)],
+        check=True,
+        capture_output=True,
+    )
+    return {"DGN_TLS_CA_FILE": str(pem), "DGN_TLS_CERT": str(pem), "DGN_TLS_KEY": str(key)}
+
+
 def printed_checksum(output: str) -> float:
     found = re.search(r"checksum=(\S+) time/iteration=.*\(dask_gpunumeric,", output)
     assert found, f"no dask_gpunumeric checksum in the job's output:\n{output}"
@@ -52,18 +67,22 @@ def test_sbatch_runs_the_stencil_on_slurm_workers(
     local_slurm: LocalSlurm, tmp_path: pathlib.Path, backend: str
 ) -> None:
     output = tmp_path / "job.out"
+    protocol = "tls" if backend == "simulated-device" else "tcp"
+    env = job_environment(tmp_path, backend)
+    if protocol == "tls":
+        env.update(tls_environment(tmp_path))
     job = local_slurm.sbatch(
         [f"--output={output}", str(DEPLOY / "slurm" / "stencil.sbatch")]
         + ["examples/stencil.py", "--check", "-n", str(N), "-i", str(ITERATIONS)],
         cwd=REPOSITORY,
-        env=job_environment(tmp_path, backend),
+        env=env,
     )
     state = local_slurm.wait(job, timeout=240)
     text = output.read_text()
     assert state == "COMPLETED", f"job {job} ended {state}:\n{text}"
     expected = float(stencil(numpy, N, ITERATIONS).sum())
     assert printed_checksum(text) == pytest.approx(expected, rel=1e-6, abs=1e-6)
-    assert "1 worker(s) joined" in text
+    assert re.search(rf"1 worker\(s\) joined {protocol}://", text), text
     assert "CUDA_VISIBLE_DEVICES=0" in text  # SLURM handed the job its (fake) gpu GRES
     details = subprocess.run(
         ["scontrol", "show", "job", job], env=local_slurm.env, capture_output=True, text=True
