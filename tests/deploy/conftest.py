@@ -16,9 +16,9 @@ REPOSITORY = pathlib.Path(__file__).resolve().parents[2]
 DEPLOY = REPOSITORY / "deploy"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def local_slurm(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalSlurm]:
-    """A running single-node SLURM (munged, slurmctld, slurmd) for this test module."""
+    """A running single-node SLURM (munged, slurmctld, slurmd) for the test session."""
     missing = missing_programs()
     if missing:
         reason = f"SLURM is not installed ({', '.join(missing)} missing): {INSTALL}"

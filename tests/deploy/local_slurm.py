@@ -3,8 +3,8 @@ slurmd from Debian's packages (``apt-get install -y munge slurmctld slurmd slurm
 each with its files in one temporary directory, on free ports, so nothing under /etc is
 touched and two test processes do not collide.
 
-The node is this container: 2 CPUs, a fake ``gpu`` GRES (``File=/dev/null``: no
-device, no cgroup to bind it in), process tracking by ``/proc`` and no
+The node is this container: 2 CPUs, two fake ``gpu`` GRES (``/dev/null`` and ``/dev/zero``
+as device files, no cgroup to bind them in), process tracking by ``/proc`` and no
 cgroups (containers rarely delegate them). The daemons run as the current user, who must be
 root (slurmd starts jobs as their submitter).
 """
@@ -48,7 +48,7 @@ def free_port() -> int:
 
 
 def slurm_conf(root: pathlib.Path, user: str, cpus: int, memory_mb: int) -> str:
-    """The cluster's ``slurm.conf``: one node ``localhost`` with ``cpus`` CPUs and one gpu."""
+    """The cluster's ``slurm.conf``: one node ``localhost`` with ``cpus`` CPUs and two gpus."""
     return f"""\
 ClusterName=dgn-test
 SlurmctldHost=localhost
@@ -78,15 +78,20 @@ ReturnToService=2
 SchedulerType=sched/builtin
 SlurmdTimeout=30
 GresTypes=gpu
-NodeName=localhost CPUs={cpus} RealMemory={memory_mb} Gres=gpu:1 State=UNKNOWN
+NodeName=localhost CPUs={cpus} RealMemory={memory_mb} Gres=gpu:2 State=UNKNOWN
 PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 """
 
 
-# A gpu GRES needs a device file: slurmd counts files, and a gpu with only Count=1 is
-# reported as 0 and the node set INVAL. /dev/null stands in; SLURM then exports
-# CUDA_VISIBLE_DEVICES=0 to jobs that ask --gres=gpu:1, as on a real GPU node.
-GRES_CONF = "AutoDetect=off\nNodeName=localhost Name=gpu File=/dev/null\n"
+# A gpu GRES needs device files: slurmd counts files, and a gpu with only Count=1 is
+# reported as 0 and the node set INVAL. /dev/null and /dev/zero stand in for two GPUs (two
+# jobs asking --gres=gpu:1 run side by side); SLURM exports CUDA_VISIBLE_DEVICES=0 or 1 to
+# each, as on a real GPU node.
+GRES_CONF = (
+    "AutoDetect=off\n"
+    "NodeName=localhost Name=gpu File=/dev/null\n"
+    "NodeName=localhost Name=gpu File=/dev/zero\n"
+)
 
 
 class LocalSlurm:
@@ -194,7 +199,7 @@ class LocalSlurm:
             process.terminate()
         for process in reversed(self.processes):
             try:
-                process.wait(timeout=10)
+                process.wait(timeout=3)  # its state is thrown away: no need to wait longer
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()

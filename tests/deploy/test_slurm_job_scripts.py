@@ -89,4 +89,4 @@ def test_slurm_cluster_jobs_compute_on_the_local_slurm(
         with dask_gpunumeric.config.set(scheduler="distributed"):
             ours = stencil(dask_gpunumeric, 200, 10)
             assert_eq(ours, stencil(numpy, 200, 10))
-    assert [gpus for _, gpus in placement.values()] == ["0"]
+    assert [gpus in {"0", "1"} for _, gpus in placement.values()] == [True]  # one fake gpu

@@ -3,7 +3,9 @@ starts a scheduler and workers with ``srun``, ``dgn-run --scheduler-file`` runs 
 them, and the checksum it prints equals NumPy's, computed here.
 
 The run on the simulated device also goes over TLS, with the README's self-signed
-certificate: two jobs cover both backends and both protocols (each job takes ~20 s)."""
+certificate: two jobs cover both backends and both protocols. Both are submitted at once
+with ``--cpus-per-task=1`` (overriding the script's 2), so they run side by side on the
+2-CPU node."""
 
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ import pathlib
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 import numpy
 import pytest
@@ -23,6 +27,14 @@ from tests.deploy.local_slurm import LocalSlurm
 pytestmark = [pytest.mark.slurm, pytest.mark.timeout(300)]
 
 N, ITERATIONS = 200, 20
+PROTOCOL = {"numpy": "tcp", "simulated-device": "tls"}  # backend -> protocol of its job
+
+
+@dataclass(frozen=True)
+class Submission:
+    job: str
+    output: pathlib.Path
+    protocol: str
 
 
 def job_environment(tmp_path: pathlib.Path, backend: str) -> dict[str, str]:
@@ -63,27 +75,39 @@ def printed_checksum(output: str) -> float:
     return float(found.group(1))
 
 
+@pytest.fixture(scope="module")
+def submissions(
+    local_slurm: LocalSlurm, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[dict[str, Submission]]:
+    """One job per backend, all submitted before any test waits."""
+    submitted = {}
+    for backend, protocol in PROTOCOL.items():
+        folder = tmp_path_factory.mktemp(f"sbatch-{backend}")
+        env = job_environment(folder, backend)
+        if protocol == "tls":
+            env.update(tls_environment(folder))
+        output = folder / "job.out"
+        job = local_slurm.sbatch(
+            [f"--output={output}", "--cpus-per-task=1", str(DEPLOY / "slurm" / "stencil.sbatch")]
+            + ["examples/stencil.py", "--check", "-n", str(N), "-i", str(ITERATIONS)],
+            cwd=REPOSITORY,
+            env=env,
+        )
+        submitted[backend] = Submission(job, output, protocol)
+    yield submitted
+
+
 def test_sbatch_runs_the_stencil_on_slurm_workers(
-    local_slurm: LocalSlurm, tmp_path: pathlib.Path, backend: str
+    local_slurm: LocalSlurm, submissions: dict[str, Submission], backend: str
 ) -> None:
-    output = tmp_path / "job.out"
-    protocol = "tls" if backend == "simulated-device" else "tcp"
-    env = job_environment(tmp_path, backend)
-    if protocol == "tls":
-        env.update(tls_environment(tmp_path))
-    job = local_slurm.sbatch(
-        [f"--output={output}", str(DEPLOY / "slurm" / "stencil.sbatch")]
-        + ["examples/stencil.py", "--check", "-n", str(N), "-i", str(ITERATIONS)],
-        cwd=REPOSITORY,
-        env=env,
-    )
+    job, protocol = submissions[backend].job, submissions[backend].protocol
     state = local_slurm.wait(job, timeout=240)
-    text = output.read_text()
+    text = submissions[backend].output.read_text()
     assert state == "COMPLETED", f"job {job} ended {state}:\n{text}"
     expected = float(stencil(numpy, N, ITERATIONS).sum())
     assert printed_checksum(text) == pytest.approx(expected, rel=1e-6, abs=1e-6)
     assert re.search(rf"1 worker\(s\) joined {protocol}://", text), text
-    assert "CUDA_VISIBLE_DEVICES=0" in text  # SLURM handed the job its (fake) gpu GRES
+    assert re.search(r"CUDA_VISIBLE_DEVICES=[01]\b", text)  # SLURM gave it one (fake) gpu
     details = subprocess.run(
         ["scontrol", "show", "job", job], env=local_slurm.env, capture_output=True, text=True
     ).stdout
