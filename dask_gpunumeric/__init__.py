@@ -67,6 +67,7 @@ from ._api.creation import *  # noqa: F403
 from ._api.diagonals import *  # noqa: F403
 from ._api.differences import *  # noqa: F403
 from ._api.elementwise import *  # noqa: F403
+from ._api.exceptions import *  # noqa: F403
 from ._api.histograms import *  # noqa: F403
 from ._api.insertion import *  # noqa: F403
 from ._api.io import *  # noqa: F403
@@ -105,6 +106,7 @@ _api_modules = (
     _api.diagonals,
     _api.differences,
     _api.elementwise,
+    _api.exceptions,
     _api.histograms,
     _api.insertion,
     _api.io,

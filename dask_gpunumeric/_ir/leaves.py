@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy
 
+from .array_size import check_addressable
 from .expr import Expr
 
 Chunks = tuple[tuple[int, ...], ...]
@@ -18,6 +19,7 @@ class Leaf(Expr):
 
     def __init__(self, shape: tuple[int, ...], dtype: Any, chunks: Chunks | None = None) -> None:
         super().__init__(shape, dtype)
+        check_addressable(self.shape, self.dtype)
         self.chunks = chunks
 
 

@@ -10,12 +10,14 @@ them from its flags).
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import contextlib
 import logging
 import os
 import sys
 import types
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +25,7 @@ from typing import Any
 import distributed
 
 from . import config
+from .scheduler_loss import lost_error
 
 # Thread pools of numerical libraries read these when they load; a worker gets as many
 # threads as it has task threads, so workers together never oversubscribe the cores.
@@ -132,11 +135,21 @@ class _Embedded:
 
 
 def active_client() -> distributed.Client | None:
-    """The client computations go to now: the default one (the user's, or ours)."""
+    """The client computations go to now: the default one (the user's, or ours).
+
+    A client that lost its scheduler is not used: the embedded one is replaced at the
+    next computation (``None`` here); a user's raises ``SchedulerLostError`` at once,
+    instead of each request waiting out distributed's reconnection.
+    """
     try:
-        return distributed.default_client()
+        client = distributed.default_client()
     except ValueError:
         return None
+    if client.status == "running":
+        return client
+    if client is _Embedded.client:
+        return None
+    raise lost_error(client.scheduler.address, f"the client's connection is {client.status}")
 
 
 def client_for_computation() -> distributed.Client:
@@ -145,9 +158,51 @@ def client_for_computation() -> distributed.Client:
     if client is not None:
         return client
     if _Embedded.client is None or _Embedded.client.status != "running":
+        _discard_lost_embedded()
         _Embedded.cluster = start_local_cluster(local_cluster_spec())
         _Embedded.client = distributed.Client(_Embedded.cluster, set_as_default=True)
     return _Embedded.client
+
+
+class EmbeddedClusterRestartedWarning(UserWarning):
+    """The embedded cluster had lost its scheduler; a new one was started."""
+
+
+def _discard_lost_embedded() -> None:
+    """Close what is left of an embedded cluster whose scheduler went away, and say so:
+    values persisted on it are gone (the next computation starts a new cluster)."""
+    client, cluster = _Embedded.client, _Embedded.cluster
+    if client is None or cluster is None:
+        return
+    address = getattr(cluster, "scheduler_address", "(unknown)")
+    _Embedded.client = _Embedded.cluster = None
+    with _distributed_logging_silenced():
+        with contextlib.suppress(Exception):
+            client.close(timeout=_CLOSE_TIMEOUT)
+        _close_lost_cluster(cluster)
+    warnings.warn(
+        f"the embedded Dask cluster (scheduler {address}) was lost; starting a new one. "
+        "Arrays persisted on the lost cluster are gone: recreate them.",
+        EmbeddedClusterRestartedWarning,
+        stacklevel=3,
+    )
+
+
+def _close_lost_cluster(cluster: Any) -> None:
+    """Close a ``SpecCluster`` whose scheduler is gone: its nannies are stopped directly
+    (retiring them through the scheduler would wait out distributed's connect timeout)."""
+
+    async def stop_workers() -> None:
+        closing = [worker.close(timeout=_CLOSE_TIMEOUT) for worker in cluster.workers.values()]
+        await asyncio.gather(*closing, return_exceptions=True)
+
+    with contextlib.suppress(Exception):
+        distributed.utils.sync(cluster.loop, stop_workers)
+    cluster.worker_spec.clear()
+    cluster.workers.clear()
+    cluster.shutdown_scheduler = False  # nothing left to shut down, nobody to ask
+    with contextlib.suppress(Exception):
+        cluster.close(timeout=_CLOSE_TIMEOUT)
 
 
 def embedded_cluster() -> Any:
@@ -180,12 +235,17 @@ def close_embedded() -> None:
     _Embedded.client = _Embedded.cluster = None
     if client is None or cluster is None:
         return
-    with contextlib.suppress(Exception):
-        client.run(_silence_distributed_logging)
+    if client.status == "running":
+        with contextlib.suppress(Exception):
+            client.run(_silence_distributed_logging)
     with _distributed_logging_silenced():
-        client.close()
-        cluster.close()
+        for closable in (client, cluster):
+            with contextlib.suppress(Exception):  # a lost cluster may fail to close
+                closable.close(timeout=_CLOSE_TIMEOUT)
 
+
+# A cluster that lost its scheduler may not close cleanly: give up on it after this long.
+_CLOSE_TIMEOUT = 10
 
 # tornado logs the worker heartbeat callback that fails while its scheduler closes.
 _SHUTDOWN_LOGGERS = ("distributed", "tornado")

@@ -3,7 +3,8 @@
 ``gpunumeric.scheduler`` decides: ``distributed`` (default) sends the graph to the active
 ``distributed.Client``, else to the embedded default cluster (``cluster.py``);
 ``threads`` and ``synchronous`` keep dask's local schedulers (tiny scripts, the test
-suite). ``gpunumeric.progress`` shows a progress bar. The last computed collections are
+suite). ``gpunumeric.progress`` shows a progress bar. A lost scheduler raises
+``SchedulerLostError`` within ``gpunumeric.scheduler-timeout`` (``scheduler_loss.py``). The last computed collections are
 kept (``last_computed``) so the launcher's ``--dataflow`` can draw them.
 """
 
@@ -18,6 +19,7 @@ import distributed
 
 from . import config
 from .cluster import active_client, client_for_computation
+from .scheduler_loss import check_connected, translated, watched_get
 
 LOCAL_SCHEDULERS = ("threads", "synchronous")
 
@@ -33,11 +35,12 @@ def compute(*collections: Any) -> tuple[Any, ...]:
     if client is None:
         with _local_progress():
             return dask.compute(*collections, scheduler=config.get("scheduler"))
-    if config.get("progress"):
-        futures = client.compute(list(collections))
-        distributed.progress(futures, notebook=False)
-        return tuple(client.gather(futures))
-    return dask.compute(*collections, scheduler=client.get)
+    with translated(client):
+        if config.get("progress"):
+            futures = client.compute(list(collections))
+            distributed.progress(futures, notebook=False)
+            return tuple(client.gather(futures))
+        return dask.compute(*collections, scheduler=watched_get(client))
 
 
 def persist(*collections: Any) -> tuple[Any, ...]:
@@ -50,6 +53,7 @@ def persist(*collections: Any) -> tuple[Any, ...]:
             return dask.persist(
                 *collections, scheduler=config.get("scheduler"), optimize_graph=False
             )
+    check_connected(client)
     return tuple(client.persist(list(collections), optimize_graph=False))
 
 

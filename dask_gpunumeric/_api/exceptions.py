@@ -1,0 +1,9 @@
+"""Exceptions and warnings (NumPy reference: "Exceptions and Warnings"): NumPy's own are
+raised where NumPy raises them; these are the faults a distributed runtime adds."""
+
+from __future__ import annotations
+
+from .._runtime.cluster import EmbeddedClusterRestartedWarning
+from .._runtime.scheduler_loss import SchedulerLostError
+
+__all__ = ["EmbeddedClusterRestartedWarning", "SchedulerLostError"]
