@@ -88,8 +88,13 @@ def _call_ours(case: BadCase, ours: list[Any]) -> Any:
     result = case.call(dnp, *ours)
     if not case.deferred:
         return result
-    # The first synchronization: where a lazily detected error surfaces.
-    return [r.compute() for r in (result if isinstance(result, tuple) else (result,))]
+    # The first synchronization, where a lazily detected error surfaces: of the result, or
+    # of the written inputs when the call is a write.
+    synchronized = ours if result is None else result
+    return [
+        r.compute()
+        for r in (synchronized if isinstance(synchronized, (tuple, list)) else (synchronized,))
+    ]
 
 
 def _message(call: Call) -> str:

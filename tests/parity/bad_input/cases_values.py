@@ -74,6 +74,48 @@ def _nan_inf_cases() -> list[BadCase]:
             mentions=("negative",),
         ),
         BadCase("int ** -1", (numpy.array([2, 3]),), lambda xp, a: a**-1, mentions=("negative",)),
+        *_failing_write_cases(),
+    ]
+
+
+def _power_into(a, b):
+    a[:2] = a[:2] ** b
+
+
+def _in_place_power(a, b):
+    a **= b
+
+
+def _power_out(xp, a, b) -> None:
+    xp.power(a, b, out=a)
+
+
+def _failing_write_cases() -> list[BadCase]:
+    """Writes whose error needs the values: raised at the first synchronization, and the
+    target rolled back (``_array/rollback.py``)."""
+    ints, negative = numpy.arange(1, 7), numpy.array([1, -1])
+    return [
+        BadCase(
+            "a[:2] = a[:2] ** negative",
+            (ints, negative),
+            lambda xp, a, b: _power_into(a, b),
+            deferred=NEGATIVE_POWER,
+            mentions=("negative",),
+        ),
+        BadCase(
+            "a **= negative",
+            (ints[:2].copy(), negative),
+            lambda xp, a, b: _in_place_power(a, b),
+            deferred=NEGATIVE_POWER,
+            mentions=("negative",),
+        ),
+        BadCase(
+            "power(a, negative, out=a)",
+            (ints[:2].copy(), negative),
+            _power_out,
+            deferred=NEGATIVE_POWER,
+            mentions=("negative",),
+        ),
     ]
 
 
