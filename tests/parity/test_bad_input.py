@@ -8,12 +8,12 @@ import pytest
 
 import dask_gpunumeric as dnp
 from tests.parity.bad_input.case import BadCase, run_case
-from tests.parity.bad_input.corpus import all_cases
+from tests.parity.bad_input.corpus import SLUGS, all_cases
 
 
 def _param(klass: str, case: BadCase) -> object:
     marks = [pytest.mark.xfail(strict=True, reason=case.pending)] if case.pending else []
-    return pytest.param(klass, case, marks=marks, id=f"{klass.split()[0]}:{case.name}")
+    return pytest.param(klass, case, marks=marks, id=f"{SLUGS[klass]}:{case.name}")
 
 
 @pytest.mark.parametrize("in_process", [True, False], ids=["in-process", "dask"])

@@ -4,6 +4,8 @@ fit the shape (ours only: NumPy has no chunks)."""
 
 from __future__ import annotations
 
+import importlib.util
+
 import numpy
 
 from .case import BadCase
@@ -208,7 +210,13 @@ def _non_array_cases() -> list[BadCase]:
     ]
 
 
-HUGE = "faults branch: creation functions check intp overflow before allocating"
+# Branch faults adds the check (``_ir/array_size.py``); until it is merged these cases are
+# strict xfails, and after it they must pass.
+HUGE = (
+    ""
+    if importlib.util.find_spec("dask_gpunumeric._ir.array_size")
+    else "faults branch: creation functions check intp overflow before allocating"
+)
 
 
 def _huge_cases() -> list[BadCase]:

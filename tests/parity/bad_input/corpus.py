@@ -18,6 +18,26 @@ CLASSES: dict[str, list[BadCase]] = {
 }
 
 
+# Each class's test id prefix (``test_bad_input.py::...[numpy-axes:sum(axis=5)-dask]``).
+SLUGS = dict(
+    zip(
+        CLASSES,
+        [
+            "broadcasting",
+            "axes",
+            "bounds",
+            "dtypes",
+            "nan-inf",
+            "empty-0d",
+            "non-array",
+            "huge",
+            "chunks",
+        ],
+        strict=True,
+    )
+)
+
+
 def all_cases() -> list[tuple[str, BadCase]]:
     """(class, case) for every case, in table order."""
     return [(klass, case) for klass, cases in CLASSES.items() for case in cases]
