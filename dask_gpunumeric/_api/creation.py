@@ -51,7 +51,16 @@ def _chunks(shape: tuple[int, ...], chunks: Any) -> Chunks | None:
         return None
     from dask.array.core import normalize_chunks
 
-    return normalize_chunks(chunks, shape)
+    try:
+        normalized = normalize_chunks(chunks, shape)
+    except ZeroDivisionError:  # dask divides the shape by a block size of 0
+        normalized = None
+    if normalized is None or any(size < 0 for axis in normalized for size in axis):
+        raise ValueError(
+            f"chunks={chunks!r} do not fit shape {shape}: give positive block sizes that add "
+            "up to each axis's length, -1 for a whole axis, or None for the default"
+        )
+    return normalized
 
 
 def _check_order(order: str) -> None:

@@ -14,6 +14,7 @@ from .._ir.leaves import ChunkValue, DaskData
 from .._lowering import lower, lower_all
 from .._lowering.in_process import evaluate_small
 from .._runtime import execution
+from .rollback import undo_failed_writes
 from .store import Store, live_stores
 
 # Stores shallower than this are cheap to recompute; persisting them is not worth a copy.
@@ -25,8 +26,30 @@ def compute_expr(expr: Expr) -> numpy.ndarray:
 
     Live arrays whose current value is computed on the way (the array itself included) are
     persisted in the same run, so the next materialization starts from them instead of
-    recomputing their history.
+    recomputing their history. When it fails, writes that made it fail are undone.
     """
+    return _undoing_failed_writes(_compute_expr, expr)
+
+
+def persist_expr(expr: Expr) -> Expr:
+    """A leaf holding ``expr``'s computed chunks (on the workers when a client is active);
+    the live stores computed on the way are persisted with it. When it fails, writes that
+    made it fail are undone."""
+    return _undoing_failed_writes(_persist_expr, expr)
+
+
+def _undoing_failed_writes(materialize: Callable[[Expr], Any], expr: Expr) -> Any:
+    """``materialize(expr)``; on failure, every store whose pending writes are part of
+    ``expr`` goes back to its newest value that computes (``rollback.py``), and the
+    error is raised as it was."""
+    try:
+        return materialize(expr)
+    except Exception:
+        undo_failed_writes(expr)
+        raise
+
+
+def _compute_expr(expr: Expr) -> numpy.ndarray:
     backend = get_backend()
     small = evaluate_small(expr)
     if isinstance(small, ChunkValue):  # computed here: a copy, the value stays ours
@@ -38,9 +61,7 @@ def compute_expr(expr: Expr) -> numpy.ndarray:
     return numpy.asarray(backend.to_host(result)).reshape(expr.shape)
 
 
-def persist_expr(expr: Expr) -> Expr:
-    """A leaf holding ``expr``'s computed chunks (on the workers when a client is active);
-    the live stores computed on the way are persisted with it."""
+def _persist_expr(expr: Expr) -> Expr:
     if isinstance(expr, DaskData) and expr.backend == get_backend().name:
         return expr
     return _persist_with_stores(expr, _live_stores_within(expr))

@@ -7,6 +7,7 @@ import weakref
 from .._ir.expr import Expr
 from .._lowering.in_process import evaluate_small
 from .._runtime import config
+from .rollback import record_write
 
 live_stores: weakref.WeakSet[Store] = weakref.WeakSet()
 
@@ -33,7 +34,9 @@ class Store:
         live_stores.add(self)
 
     def replace(self, version: Expr) -> None:
+        before = self.version
         self.version = _bounded(evaluate_small(version), config.get("persist-depth"))
+        record_write(self, before)  # a failed write is undone (``rollback.py``)
 
 
 def _bounded(version: Expr, depth_limit: int) -> Expr:
