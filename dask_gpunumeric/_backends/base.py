@@ -35,6 +35,11 @@ class ChunkBackend(Protocol):
         result is written there instead and ``out`` returned."""
         ...
 
+    def evaluates_quietly(self, program: ScalarProgram) -> bool:
+        """Whether ``evaluate_program`` never emits floating-point warnings for ``program``
+        (so it may compute scratch cells, as a stencil's flat interior does)."""
+        ...
+
     def generator(self, seed: numpy.random.SeedSequence) -> Any:
         """A random generator seeded by ``seed`` whose draws are chunks of this backend
         (NumPy's ``Generator`` API; a distribution it lacks is drawn on the host)."""

@@ -26,6 +26,9 @@ class CupyBackend:
             return chunk
         return self.xp.asnumpy(chunk)
 
+    def evaluates_quietly(self, program: ScalarProgram) -> bool:
+        return True  # device kernels never emit NumPy's floating-point warnings
+
     def generator(self, seed: numpy.random.SeedSequence) -> Any:
         # CuPy's Generator (XORWOW, cuRAND) takes one integer seed: the sequence's first word.
         state = int(seed.generate_state(1, numpy.uint64)[0])

@@ -28,6 +28,9 @@ class NumpyBackend:
     ) -> numpy.ndarray:
         return cpu.evaluate(program, *operands, out=out)
 
+    def evaluates_quietly(self, program: ScalarProgram) -> bool:
+        return cpu.evaluates_quietly(program)
+
     def generator(self, seed: numpy.random.SeedSequence) -> numpy.random.Generator:
         return numpy.random.Generator(numpy.random.PCG64(seed))
 

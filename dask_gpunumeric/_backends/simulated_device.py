@@ -221,6 +221,9 @@ class SimulatedDeviceBackend:
         target = None if out is None else _unwrap(out)
         return SimulatedDeviceArray(cpu.evaluate(program, *_unwrap(operands), out=target))
 
+    def evaluates_quietly(self, program: ScalarProgram) -> bool:
+        return cpu.evaluates_quietly(program)
+
 
 def _register_with_dask() -> None:
     """Register the chunk type with dask's dispatch, as dask registers cupy."""

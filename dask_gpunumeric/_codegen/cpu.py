@@ -46,6 +46,12 @@ def evaluate(
     return compile_program(program, _constants_key(program), len(shape))(operands, out)
 
 
+def evaluates_quietly(program: ScalarProgram) -> bool:
+    """Whether ``evaluate`` runs numexpr for ``program``: numexpr emits no floating-point
+    warnings (the tiled ufunc chain emits NumPy's)."""
+    return not isinstance(compile_program(program, _constants_key(program), 1), _TiledChain)
+
+
 def _constants_key(program: ScalarProgram) -> tuple[str, ...]:
     # 0.0 == -0.0 and nan != nan: programs equal as values may differ in their constants.
     return tuple(repr(ins.params) for ins in program.instructions if ins.op == "const")

@@ -63,48 +63,101 @@ def read_box(access: Access, box: Box) -> Box:
 
 
 def stencil_block(backend_name: str, spec: StencilSpec, plan: BlockPlan, *arrays: Any) -> Any:
-    """The output block ``plan`` describes (see the module docstring)."""
+    """The output block ``plan`` describes (see the module docstring): the interior first
+    (the flat route may write scratch values around it), then the cells the write leaves,
+    then the rim."""
     backend = get_backend(backend_name)
     out = backend.xp.empty(plan.shape, dtype=spec.dtype)
     given = list(arrays)
-    if plan.copies_old:
-        old = given.pop(0)
-        for box in difference(tuple((0, n) for n in plan.shape), plan.written):
-            out[slices(box)] = old[slices(box)]
+    old = given.pop(0) if plan.copies_old else None
     pieces: Pieces = {}
     for (base, box), array in zip(plan.pieces, given, strict=True):
         pieces.setdefault(base, []).append((box, array))
     target = out[slices(plan.written)]
     whole = tuple((o, o + n) for o, n in zip(plan.origin, box_shape(plan.written), strict=True))
-    inner = interior(spec, pieces, whole)
-    for box in [whole] if inner is None else [inner, *difference(whole, inner)]:
-        evaluate_into(
-            backend, spec, operands(backend, spec, pieces, box), target[local(box, whole)]
-        )
+    inner, homes = interior(spec, pieces, whole)
+    rim = [whole]
+    if inner is not None:
+        if not flat_interior(backend, spec, plan, homes, inner, out):
+            views = operands(backend, spec, pieces, inner)
+            evaluate_into(backend, spec, views, target[local(inner, whole)])
+        rim = difference(whole, inner)
+    if old is not None:
+        for box in difference(tuple((0, n) for n in plan.shape), plan.written):
+            out[slices(box)] = old[slices(box)]
+    for box in rim:
+        views = operands(backend, spec, pieces, box)
+        evaluate_into(backend, spec, views, target[local(box, whole)])
     return out
 
 
-def interior(spec: StencilSpec, pieces: Pieces, whole: Box) -> Box | None:
+def flat_interior(
+    backend: Any, spec: StencilSpec, plan: BlockPlan, homes: Pieces, inner: Box, out: Any
+) -> bool:
+    """Evaluate the interior as one 1-D range of the C-ordered block (the rows between its
+    first and last cell, whole): every shifted view is then a contiguous range of its own
+    block, the fastest form for numexpr and a GPU kernel alike. Cells between the
+    interior's rows but outside it get scratch values, overwritten afterwards. Only for
+    evaluators that never warn (scratch cells must not raise NumPy's FP warnings), and
+    blocks laid out alike; returns False (nothing written) otherwise."""
+    program = spec.program
+    if program.dtype_of(program.outputs[0]) != out.dtype or not backend.evaluates_quietly(program):
+        return False
+    first = [
+        low - o + w for (low, _), o, (w, _) in zip(inner, plan.origin, plan.written, strict=True)
+    ]
+    start = int(numpy.ravel_multi_index(first, plan.shape))
+    length = (
+        int(
+            numpy.ravel_multi_index(
+                [f + n - 1 for f, n in zip(first, box_shape(inner), strict=True)], plan.shape
+            )
+        )
+        - start
+        + 1
+    )
+    views = []
+    for access in spec.accesses:
+        ((box, array),) = homes[access.base]
+        shape = box_shape(box)
+        if (
+            None in access.starts
+            or shape[1:] != plan.shape[1:]
+            or len(shape) != spec.ndim
+            or not array.flags.c_contiguous
+        ):
+            return False
+        starts = [s or 0 for s in access.starts]
+        corner = [low + s - b for (low, _), s, (b, _) in zip(inner, starts, box, strict=True)]
+        offset = int(numpy.ravel_multi_index(corner, shape))
+        views.append(array.reshape(-1)[offset : offset + length])
+    evaluate_into(backend, spec, views, out.reshape(-1)[start : start + length])
+    return True
+
+
+def interior(spec: StencilSpec, pieces: Pieces, whole: Box) -> tuple[Box | None, Pieces]:
     """The largest box of ``whole`` where every access reads inside one piece of its base
-    (the piece it reads most of), or None when that box is empty."""
+    (the piece it reads most of: its home, also returned), or None when that box is empty."""
     low = [a for a, _ in whole]
     high = [b for _, b in whole]
+    homes: Pieces = {}
     for base, available in pieces.items():
         mine = [a for a in spec.accesses if a.base == base]
         needed = bounding([read_box(a, whole) for a in mine])
-        home = max(available, key=lambda p: _volume(intersect(p[0], needed)))[0]
+        homes[base] = [max(available, key=lambda p: _volume(intersect(p[0], needed)))]
+        home = homes[base][0][0]
         lead = spec.ndim - len(home)
         for access in mine:
             for axis, start in enumerate(access.starts):
                 if start is None:
                     if not home[axis][0] <= 0 < home[axis][1]:
-                        return None
+                        return None, homes
                     continue
                 low[lead + axis] = max(low[lead + axis], home[axis][0] - start)
                 high[lead + axis] = min(high[lead + axis], home[axis][1] - start)
     if any(b <= a for a, b in zip(low, high, strict=True)):
-        return None
-    return tuple(zip(low, high, strict=True))
+        return None, homes
+    return tuple(zip(low, high, strict=True)), homes
 
 
 def _volume(box: Box) -> int:

@@ -12,6 +12,7 @@ import numpy
 import pytest
 
 import dask_gpunumeric as dnp
+from dask_gpunumeric._lowering import stencil_kernels
 from dask_gpunumeric._lowering.stencil_kernels import stencil_block
 from dask_gpunumeric.testing import assert_eq
 
@@ -21,10 +22,11 @@ NINE_POINT = tuple(itertools.product((-1, 0, 1), repeat=2))
 
 def boundary_grid(n: int, chunks: tuple[int, int]) -> Any:
     """The seed program's grid: (n + 2) squared, hot top row, cold other edges."""
-    host = numpy.zeros((n + 2, n + 2))
-    host[:, 0] = host[:, -1] = host[-1, :] = -273.15
-    host[0, :] = 40.0
-    return host, dnp.array(host, chunks=chunks)
+    arrays = numpy.zeros((n + 2, n + 2)), dnp.zeros((n + 2, n + 2), chunks=chunks)
+    for array in arrays:
+        array[:, 0] = array[:, -1] = array[-1, :] = -273.15
+        array[0, :] = 40.0
+    return arrays
 
 
 def step(xp: Any, grid: Any, offsets: tuple[tuple[int, int], ...]) -> None:
@@ -168,3 +170,25 @@ def test_slicing_leaves_no_sliver_blocks() -> None:
     assert collection.chunks == ((6, 5, 4), (4, 5, 5, 5))
     assert not [name for name in collection.__dask_graph__().layers if "rechunk" in name]
     assert_eq(view, host[4:19, 1:])
+
+
+def test_interior_takes_the_flat_route_when_the_evaluator_is_quiet(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """numexpr programs (the seed stencil's) run the interior as one contiguous range;
+    a program numexpr would not compute bit for bit (``sin``) uses 2-D views. Both give
+    NumPy's."""
+    taken: list[bool] = []
+    flat = stencil_kernels.flat_interior
+    monkeypatch.setattr(
+        stencil_kernels, "flat_interior", lambda *a: taken.append(flat(*a)) or taken[-1]
+    )
+    expected, grid = boundary_grid(34, (12, 9))
+    step(dnp, grid, FIVE_POINT)
+    step(numpy, expected, FIVE_POINT)
+    assert_eq(grid, expected)
+    assert taken == [True] * 12
+    taken.clear()
+    sines = numpy.sin(expected[1:, 1:]) + expected[:-1, :-1]
+    assert_eq(dnp.sin(grid[1:, 1:]) + grid[:-1, :-1], sines, rtol=1e-15)
+    assert taken and not any(taken)
