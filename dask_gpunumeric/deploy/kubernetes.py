@@ -13,6 +13,7 @@ container here names its ``command``. Regenerate the committed manifests with::
 from __future__ import annotations
 
 import argparse
+import copy
 import pathlib
 from collections.abc import Sequence
 from typing import Any
@@ -119,19 +120,9 @@ def stencil_job(
     backend asks the workers whether they see a GPU, so they must be there)."""
     protocol = "tls" if tls_secret else protocol
     address = scheduler_address(cluster, protocol)
-    wait = (
-        "import sys, distributed; "
-        "distributed.Client(sys.argv[1], timeout=600).wait_for_workers(int(sys.argv[2]), 600)"
-    )
     pod: dict[str, Any] = {
         "restartPolicy": "Never",
-        "initContainers": [
-            {
-                "name": "wait-for-workers",
-                "image": image,
-                "command": ["python", "-c", wait, address, str(n_workers)],
-            }
-        ],
+        "initContainers": [wait_for_workers_container(image, address, n_workers)],
         "containers": [
             {
                 "name": "dgn-run",
@@ -144,13 +135,29 @@ def stencil_job(
     }
     if tls_secret:
         mount_tls(pod, tls_secret, command_line=False)
-        pod["initContainers"][0]["volumeMounts"] = pod["containers"][0]["volumeMounts"]
-        pod["initContainers"][0]["env"] = pod["containers"][0]["env"]
+        client = pod["containers"][0]
+        waiter = pod["initContainers"][0]
+        waiter["volumeMounts"], waiter["env"] = copy.deepcopy(
+            [client["volumeMounts"], client["env"]]
+        )
     return {
         "apiVersion": "batch/v1",
         "kind": "Job",
         "metadata": {"name": f"{cluster}-stencil"},
         "spec": {"backoffLimit": 0, "template": {"spec": pod}},
+    }
+
+
+def wait_for_workers_container(image: str, address: str, workers: int) -> dict[str, Any]:
+    """An init container that returns once ``workers`` workers joined ``address``."""
+    wait = (
+        "import sys, distributed; "
+        "distributed.Client(sys.argv[1], timeout=600).wait_for_workers(int(sys.argv[2]), 600)"
+    )
+    return {
+        "name": "wait-for-workers",
+        "image": image,
+        "command": ["python", "-c", wait, address, str(workers)],
     }
 
 
@@ -165,6 +172,7 @@ def write_manifests(directory: pathlib.Path, **options: Any) -> list[pathlib.Pat
         "daskcluster.yaml": cluster_spec(**options),
         "stencil-job.yaml": stencil_job(options.get("name", "dgn"), **job_options),
     }
+    directory.mkdir(parents=True, exist_ok=True)
     written = []
     for filename, document in documents.items():
         path = directory / filename

@@ -11,10 +11,12 @@ root (slurmd starts jobs as their submitter).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pathlib
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -195,6 +197,9 @@ class LocalSlurm:
         return found.group(1) if found else ""
 
     def stop(self) -> None:
+        """Cancel the jobs, stop the daemons, then kill what outlived them: a job step's
+        slurmstepd that cannot report to a stopped slurmd stays forever otherwise."""
+        self._cancel_jobs(timeout=15.0)
         for process in reversed(self.processes):
             process.terminate()
         for process in reversed(self.processes):
@@ -204,3 +209,25 @@ class LocalSlurm:
                 process.kill()
                 process.wait()
         self.processes.clear()
+        for pid in self._leftover_pids():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+    def _cancel_jobs(self, timeout: float) -> None:
+        jobs = self._run(["squeue", "-h", "-o", "%i"]).split()
+        if jobs:
+            self._run(["scancel", *jobs])
+        deadline = time.monotonic() + timeout
+        while self._run(["squeue", "-h", "-o", "%i"]).split() and time.monotonic() < deadline:
+            time.sleep(0.2)
+
+    def _leftover_pids(self) -> list[int]:
+        """Processes started under this cluster: their environment names its slurm.conf."""
+        marker = f"SLURM_CONF={self.conf}".encode()
+        found = []
+        for environ in pathlib.Path("/proc").glob("[0-9]*/environ"):
+            with contextlib.suppress(OSError):
+                pid = int(environ.parent.name)
+                if pid != os.getpid() and marker in environ.read_bytes().split(b"\0"):
+                    found.append(pid)
+        return found

@@ -6,9 +6,10 @@ the local SLURM that compute the stencil equal to NumPy's."""
 from __future__ import annotations
 
 import os
-import pathlib
 import re
 import sys
+from collections.abc import Iterator
+from typing import Any
 
 import numpy
 import pytest
@@ -62,31 +63,39 @@ def test_slurm_cluster_writes_the_golden_job_script() -> None:
     assert script.replace(address, "tcp://scheduler.example:8786") == golden
 
 
+@pytest.fixture(scope="module")
+def jobqueue_client(
+    local_slurm: LocalSlurm, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Any]:
+    """A client of a ``slurm_cluster`` scaled to one job on the local SLURM (CPU workers:
+    no GPU here; the gpu GRES is still asked for). Shared by both backends' tests: the
+    backend is the client's choice, the workers run whatever chunks they are sent."""
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in local_slurm.env.items():
+            patch.setenv(name, value)  # dask-jobqueue runs sbatch with our environment
+        cluster = slurm_cluster(
+            gpus_per_node=0,
+            job_extra_directives=["--gres=gpu:1"],
+            cpus_per_worker=2,
+            memory_per_worker="2GiB",
+            python=sys.executable,
+            prologue=[f"export PYTHONPATH={REPOSITORY}"],
+            log_directory=str(tmp_path_factory.mktemp("jobqueue")),
+            scheduler_options={"host": "127.0.0.1", "dashboard_address": ":0"},
+        )
+        with cluster, distributed.Client(cluster) as client:
+            cluster.scale(jobs=1)
+            client.wait_for_workers(1, timeout=120)
+            yield client
+
+
 @pytest.mark.slurm
 @pytest.mark.timeout(300)
-def test_slurm_cluster_jobs_compute_on_the_local_slurm(
-    local_slurm: LocalSlurm,
-    tmp_path: pathlib.Path,
-    monkeypatch: pytest.MonkeyPatch,
-    backend: str,
-) -> None:
-    for name, value in local_slurm.env.items():
-        monkeypatch.setenv(name, value)  # dask-jobqueue runs sbatch with our environment
-    cluster = slurm_cluster(
-        gpus_per_node=0,  # CPU workers: no GPU here; the gpu GRES is still asked for
-        job_extra_directives=["--gres=gpu:1"],
-        cpus_per_worker=2,
-        memory_per_worker="2GiB",
-        python=sys.executable,
-        prologue=[f"export PYTHONPATH={REPOSITORY}", f"export DASK_GPUNUMERIC__BACKEND={backend}"],
-        log_directory=str(tmp_path),
-        scheduler_options={"host": "127.0.0.1", "dashboard_address": ":0"},
+def test_slurm_cluster_jobs_compute_on_the_local_slurm(jobqueue_client: Any) -> None:
+    placement = jobqueue_client.run(
+        lambda: (os.environ["SLURM_JOB_ID"], os.environ["SLURM_JOB_GPUS"])
     )
-    with cluster, distributed.Client(cluster) as client:
-        cluster.scale(jobs=1)
-        client.wait_for_workers(1, timeout=120)
-        placement = client.run(lambda: (os.environ["SLURM_JOB_ID"], os.environ["SLURM_JOB_GPUS"]))
-        with dask_gpunumeric.config.set(scheduler="distributed"):
-            ours = stencil(dask_gpunumeric, 200, 10)
-            assert_eq(ours, stencil(numpy, 200, 10))
     assert [gpus in {"0", "1"} for _, gpus in placement.values()] == [True]  # one fake gpu
+    with dask_gpunumeric.config.set(scheduler="distributed"):
+        ours = stencil(dask_gpunumeric, 200, 10)
+        assert_eq(ours, stencil(numpy, 200, 10))
