@@ -5,19 +5,21 @@ A write is recorded lazily (``Store.replace`` installs a new version), so an err
 only when a later materialization computes that version. NumPy would have raised at the
 write and left the array as it was. So every store keeps a *journal*: its versions before
 each write since it last held a computed value (a leaf). When a materialization fails, each
-journaled store whose current version is part of what failed is rolled back to its newest
-version that computes (tried newest first, each try persisting the version, so the work is
-kept), its journal is cleared, and the error is raised as it was. Views share their base's
-store, so they see the rolled-back value too.
+journaled store whose last written version is part of what failed is rolled back to its
+newest version that computes (tried newest first, each try persisting the version, so the
+work is kept), its journal is cleared, and the error is raised as it was. Views share their
+base's store, so they see the rolled-back value too.
 
 Before/after, ``a[:2] = ints ** negative; a.compute()`` (raises NumPy's ``ValueError``)::
 
-    a.version: SetItem(DaskData(a0), [:2], Elementwise(power, ...))   journal: [DaskData(a0)]
-    -> a.version: DaskData(a0)                                         journal: []
+    a.version: v1 = SetItem(DaskData(a0), [:2], Elementwise(power, ...))
+    journal:   [DaskData(a0), v1]
+    -> a.version: DaskData(a0) (persisted again), journal: []
 
 The journal costs nothing while no write fails: the versions it holds are the chain below
 the current one (each write's version holds the previous one anyway), and it is cleared
-whenever the store's version becomes a leaf. Not covered: arrays *derived* from a failed
+whenever the store's version becomes a leaf. Not covered: writes recorded after the failing
+one (built on it) are undone with it; arrays *derived* from a failed
 version (``b = a + 1`` after the failed write) keep failing, since their value was built
 from it; on a distributed client, a version persisted asynchronously past
 ``gpunumeric.persist-depth`` that fails later has no journal left to roll back to.

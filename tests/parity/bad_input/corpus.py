@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import cases_axes, cases_broadcasting, cases_dtypes, cases_indices, cases_values
+from . import cases_axes, cases_broadcasting, cases_dtypes, cases_indices, cases_sizes, cases_values
 from .case import BadCase
 
 CLASSES: dict[str, list[BadCase]] = {
@@ -13,8 +13,8 @@ CLASSES: dict[str, list[BadCase]] = {
     "NaN and inf": cases_values.NAN_INF,
     "empty and 0-d arrays": cases_values.EMPTY_AND_0D,
     "non-array inputs (strings, objects, ragged lists)": cases_values.NON_ARRAY,
-    "huge shapes": cases_values.HUGE_SHAPES,
-    "chunks= that do not fit the shape": cases_values.USER_CHUNKS,
+    "huge shapes": cases_sizes.HUGE_SHAPES,
+    "chunks= that do not fit the shape": cases_sizes.USER_CHUNKS,
 }
 
 
