@@ -16,7 +16,7 @@ from typing import Any
 import dask
 import distributed
 
-from . import config
+from . import config, history, lineage
 from .cluster import active_client, client_for_computation
 
 LOCAL_SCHEDULERS = ("threads", "synchronous")
@@ -51,6 +51,19 @@ def persist(*collections: Any) -> tuple[Any, ...]:
                 *collections, scheduler=config.get("scheduler"), optimize_graph=False
             )
     return tuple(client.persist(list(collections), optimize_graph=False))
+
+
+def checkpoint(*arrays: Any) -> tuple[Any, ...]:
+    """Persisted ``arrays`` with their lineage cut on a distributed client
+    (``lineage.checkpoint``: blocks until they are computed), and the scheduler's history
+    of finished task groups dropped (``history.py``); unchanged elsewhere, where no
+    scheduler keeps either."""
+    client = _distributed_client()
+    if client is None:
+        return arrays
+    cut = lineage.checkpoint(client, arrays)
+    history.forget_finished_groups(client)
+    return cut
 
 
 def last_computed() -> tuple[Any, ...]:
