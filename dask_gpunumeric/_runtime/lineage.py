@@ -34,12 +34,13 @@ from distributed.metrics import time
 
 logger = logging.getLogger(__name__)
 _names = itertools.count()
+_BACKUPS_ATTRIBUTE = "_checkpoint_backups"
 
 
 class _Held:
-    """The backups of the last checkpoints. Held here, not by the arrays: a version
-    computed from a checkpoint needs its backup after the checkpoint's array is gone.
-    Two checkpoints back: the newest one's primaries may still be computing."""
+    """The backups of the last checkpoints, besides those their arrays hold: a version
+    computed from a checkpoint (the stencil's next ones) needs its backup after the
+    checkpoint's array is gone, until the next checkpoint."""
 
     backups: collections.deque[list[Future]] = collections.deque(maxlen=2)
 
@@ -59,7 +60,7 @@ def checkpoint(client: distributed.Client, arrays: Sequence[Any]) -> tuple[Any, 
         logger.info("lineage cut skipped, the full lineage is kept: %r", error)
         return tuple(arrays)
     _Held.backups.append(backups)
-    return tuple(_rebuild(arrays, names, primaries))
+    return tuple(_rebuild(arrays, names, primaries, backups))
 
 
 def _indices(array: Any) -> itertools.product[tuple[int, ...]]:
@@ -153,15 +154,17 @@ def _rename_held(renames: dict[str, dict[Any, str]], dask_worker: Any = None) ->
     return dask_worker.update_data(data=data)["nbytes"]
 
 
-def _rebuild(arrays: Sequence[Any], names: list[str], primaries: list[Future]) -> list[Any]:
-    """Arrays like ``arrays`` over ``primaries``."""
-    chunks = iter(primaries)
-    return [
-        dask.array.Array(
-            {(name, *index): next(chunks) for index in _indices(array)},
-            name,
-            array.chunks,
-            meta=array._meta,
-        )
-        for array, name in zip(arrays, names, strict=True)
-    ]
+def _rebuild(
+    arrays: Sequence[Any], names: list[str], primaries: list[Future], backups: list[Future]
+) -> list[Any]:
+    """Arrays like ``arrays`` over ``primaries``; each holds its chunks' backups for as
+    long as it lives (``_checkpoint_backups``: a persisted ``a`` read by every iteration
+    may outlive many checkpoints, and its primaries need their backups to be recomputed)."""
+    rebuilt, chunks = [], iter(zip(primaries, backups, strict=True))
+    for array, name in zip(arrays, names, strict=True):
+        pairs = [next(chunks) for _ in _indices(array)]
+        graph = {(name, *index): p for index, (p, _) in zip(_indices(array), pairs, strict=True)}
+        new = dask.array.Array(graph, name, array.chunks, meta=array._meta)
+        setattr(new, _BACKUPS_ATTRIBUTE, [b for _, b in pairs])
+        rebuilt.append(new)
+    return rebuilt
