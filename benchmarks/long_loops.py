@@ -6,14 +6,18 @@ materialization per iteration, restarted from zero when converged so every itera
 the same work) for 2,000. At each checkpoint the loop synchronizes (reads one element) and
 prints the time per iteration over the window since the previous checkpoint (wall-clock,
 and the client process's CPU time, steadier on a shared machine), the client's
-current and peak RSS, and with ``--cluster`` the workers' RSS. The policy keeping them flat
-is ``Store``'s auto-persist (``gpunumeric.persist-depth``) and materialization persisting
-live stores; on a distributed client persists are ``client.persist`` (asynchronous).
+current and peak RSS, and with ``--cluster`` the workers' RSS and the number of task
+records the scheduler holds (the client's RSS includes the scheduler's: a LocalCluster's
+scheduler runs in this process). The policy keeping them flat is ``Store``'s auto-persist
+(``gpunumeric.persist-depth``) and materialization persisting live stores; on a
+distributed client persists are ``client.persist`` (asynchronous) and every
+``gpunumeric.checkpoint-every``-th cuts the lineage the scheduler keeps
+(``_runtime/lineage.py``).
 
 Run from the repository root::
 
     python -m benchmarks.long_loops                  # threaded scheduler, in process
-    python -m benchmarks.long_loops --cluster        # a LocalCluster of 2 workers
+    python -m benchmarks.long_loops --cluster        # the embedded cluster, 2 workers
     python -m benchmarks.long_loops --quick          # checkpoints 10, 100, 1,000 / 10, 100, 200
 """
 
@@ -44,12 +48,19 @@ class LoopSample:
     client_rss: int
     client_peak_rss: int
     worker_rss: int | None  # summed over the workers, with a distributed client
+    scheduler_tasks: int | None  # task records the scheduler holds (lineage included)
 
 
 def _worker_rss(client: Any) -> int | None:
     if client is None:
         return None
     return sum(client.run(lambda: psutil.Process().memory_info().rss).values())
+
+
+def _scheduler_tasks(client: Any) -> int | None:
+    if client is None:
+        return None
+    return client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks))
 
 
 def _sample(
@@ -63,6 +74,7 @@ def _sample(
         psutil.Process().memory_info().rss,
         peak,
         _worker_rss(client),
+        _scheduler_tasks(client),
     )
 
 
@@ -138,15 +150,17 @@ def _print(name: str, samples: Iterator[LoopSample]) -> list[LoopSample]:
     print(f"{name}:")
     print(
         f"{'iteration':>10} {'ms/it':>9} {'cpu ms/it':>10} {'client MiB':>11} "
-        f"{'peak MiB':>9} {'workers MiB':>12}"
+        f"{'peak MiB':>9} {'workers MiB':>12} {'sched tasks':>12}"
     )
     printed = []
     for s in samples:
         workers = "-" if s.worker_rss is None else f"{s.worker_rss / MiB:.0f}"
+        tasks = "-" if s.scheduler_tasks is None else str(s.scheduler_tasks)
         print(
             f"{s.iteration:>10} {s.seconds_per_iteration * 1e3:>9.2f} "
             f"{s.cpu_per_iteration * 1e3:>10.2f} "
-            f"{s.client_rss / MiB:>11.0f} {s.client_peak_rss / MiB:>9.0f} {workers:>12}",
+            f"{s.client_rss / MiB:>11.0f} {s.client_peak_rss / MiB:>9.0f} {workers:>12} "
+            f"{tasks:>12}",
             flush=True,
         )
         printed.append(s)
@@ -156,22 +170,22 @@ def _print(name: str, samples: Iterator[LoopSample]) -> list[LoopSample]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="checkpoints / 10")
-    parser.add_argument("--cluster", action="store_true", help="a LocalCluster, 2 workers")
+    parser.add_argument("--cluster", action="store_true", help="embedded cluster, 2 workers")
     parser.add_argument("--stencil-n", type=int, default=256, help="grid interior (lazy)")
     parser.add_argument("--cg-n", type=int, default=400, help="CG system size")
     args = parser.parse_args()
     divisor = 10 if args.quick else 1
-    import dask_gpunumeric
+    import dask
 
-    client = None
-    if args.cluster:
-        from distributed import Client, LocalCluster
+    # Threaded in this process unless --cluster: then the embedded cluster (what a
+    # script gets by default), with 2 single-threaded workers.
+    scheduler = "distributed" if args.cluster else "threads"
+    with dask.config.set({"gpunumeric.scheduler": scheduler, "gpunumeric.cluster.workers": 2}):
+        client = None
+        if args.cluster:
+            from dask_gpunumeric._runtime.cluster import client_for_computation
 
-        cluster = LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=":0")
-        client = Client(cluster)
-    # Threaded in this process unless --cluster (the default scheduler would start one).
-    scheduler = "distributed" if client else "threads"
-    with dask_gpunumeric.config.set(scheduler=scheduler):
+            client = client_for_computation()
         _run(args, client, divisor)
 
 
@@ -182,7 +196,7 @@ def _run(args: argparse.Namespace, client: Any, divisor: int) -> None:
         f"long-loops benchmark: backend={dask_gpunumeric.config.get('backend')}, "
         f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}, "
         f"persist-depth={dask_gpunumeric.config.get('persist-depth')}, "
-        f"scheduler={'LocalCluster (2 workers)' if client else 'threaded, in process'}"
+        f"scheduler={'embedded LocalCluster (2 workers)' if client else 'threaded, in process'}"
     )
     stencil = stencil_steps(dask_gpunumeric, args.stencil_n)
     checkpoints = tuple(c // divisor for c in STENCIL_CHECKPOINTS)

@@ -13,7 +13,7 @@ from .._ir.expr import Expr
 from .._ir.leaves import ChunkValue, DaskData
 from .._lowering import lower, lower_all
 from .._lowering.in_process import evaluate_small
-from .._runtime import execution
+from .._runtime import config, execution
 from .rollback import undo_failed_writes
 from .store import Store, live_stores
 
@@ -56,23 +56,59 @@ def _compute_expr(expr: Expr) -> numpy.ndarray:
         return numpy.array(backend.to_host(small.value)).reshape(expr.shape)
     stores = _live_stores_within(expr)
     if stores:
-        expr = _persist_with_stores(expr, stores)
+        expr = _persist_with_stores(expr, stores, checkpoint=_Checkpoints.due())
     (result,) = execution.compute(lower(expr, backend.name))
     return numpy.asarray(backend.to_host(result)).reshape(expr.shape)
 
 
 def _persist_expr(expr: Expr) -> Expr:
+    """The user's ``persist()``: the full lineage is kept (dask recomputes what a lost
+    worker held)."""
     if isinstance(expr, DaskData) and expr.backend == get_backend().name:
         return expr
-    return _persist_with_stores(expr, _live_stores_within(expr))
+    return _persist_with_stores(expr, _live_stores_within(expr), checkpoint=False)
 
 
-def _persist_with_stores(expr: Expr, stores: list[Store]) -> DaskData:
+def persist_version(version: Expr) -> Expr:
+    """``persist_expr`` for a store's automatic persist: every
+    ``gpunumeric.checkpoint-every``-th such run cuts the lineage (``lineage.py``). When
+    it fails, writes that made it fail are undone."""
+    return _undoing_failed_writes(_persist_version, version)
+
+
+def _persist_version(version: Expr) -> Expr:
+    if isinstance(version, DaskData) and version.backend == get_backend().name:
+        return version
+    stores = _live_stores_within(version)
+    return _persist_with_stores(version, stores, checkpoint=_Checkpoints.due(), cut_first=True)
+
+
+class _Checkpoints:
+    """Automatic persist runs since the last lineage cut (one count per process)."""
+
+    runs = 0
+
+    @classmethod
+    def due(cls) -> bool:
+        cls.runs += 1
+        if cls.runs < config.get("checkpoint-every"):
+            return False
+        cls.runs = 0
+        return True
+
+
+def _persist_with_stores(
+    expr: Expr, stores: list[Store], *, checkpoint: bool, cut_first: bool = False
+) -> DaskData:
     """Persist ``expr`` and ``stores``' versions in one run; the stores continue from
-    their persisted leaves. Unoptimized: every store's key must be computed exactly once
-    and keep its task, or a distributed scheduler sees two run_specs for one key."""
+    their persisted leaves, with their lineage cut if ``checkpoint`` (``expr``'s too if
+    ``cut_first``). Unoptimized: every store's key must be computed exactly once and
+    keep its task, or a distributed scheduler sees two run_specs for one key."""
     backend = get_backend().name
     arrays = execution.persist(*lower_all([expr, *(s.version for s in stores)], backend))
+    if checkpoint:
+        first = 0 if cut_first else 1
+        arrays = (*arrays[:first], *execution.checkpoint(*arrays[first:]))
     leaves = [DaskData(array, backend=backend) for array in arrays]
     for store, leaf in zip(stores, leaves[1:], strict=True):
         store.version = leaf

@@ -42,6 +42,6 @@ class Store:
 def _bounded(version: Expr, depth_limit: int) -> Expr:
     if version.depth <= depth_limit:
         return version
-    from .materialize import persist_expr
+    from .materialize import persist_version
 
-    return persist_expr(version)
+    return persist_version(version)

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import dask
 import distributed
 
 from . import config
@@ -38,6 +39,10 @@ THREAD_ENV_VARS = (
 )
 # UCX over TCP on loopback: what these machines have (no InfiniBand, no NVLink).
 UCX_ENV_DEFAULTS = {"UCX_TLS": "tcp,self,sm", "UCX_NET_DEVICES": "lo"}
+# distributed settings of the embedded cluster (not of a user's own cluster). Developer
+# logs keep the last 1,000 entries by default; the batched-send logs' entries hold whole
+# messages (task specs included), so a long loop's scheduler grew until they filled.
+EMBEDDED_DISTRIBUTED_CONFIG = {"distributed.admin.low-level-log-length": 100}
 
 
 @dataclass(frozen=True)
@@ -96,7 +101,7 @@ def start_local_cluster(spec: LocalClusterSpec) -> Any:
         # Import the package (and register its chunk types) before the first task arrives.
         preload=["dask_gpunumeric"],
     )
-    with _main_module_hidden():
+    with _main_module_hidden(), dask.config.set(EMBEDDED_DISTRIBUTED_CONFIG):
         if spec.gpus:
             from dask_cuda import LocalCUDACluster
 
@@ -160,7 +165,8 @@ def client_for_computation() -> distributed.Client:
     if _Embedded.client is None or _Embedded.client.status != "running":
         _discard_lost_embedded()
         _Embedded.cluster = start_local_cluster(local_cluster_spec())
-        _Embedded.client = distributed.Client(_Embedded.cluster, set_as_default=True)
+        with dask.config.set(EMBEDDED_DISTRIBUTED_CONFIG):  # its comms' logs, too
+            _Embedded.client = distributed.Client(_Embedded.cluster, set_as_default=True)
     return _Embedded.client
 
 

@@ -17,7 +17,7 @@ from typing import Any
 import dask
 import distributed
 
-from . import config
+from . import config, history, lineage
 from .cluster import active_client, client_for_computation
 from .scheduler_loss import check_connected, translated, watched_get
 
@@ -55,6 +55,19 @@ def persist(*collections: Any) -> tuple[Any, ...]:
             )
     check_connected(client)
     return tuple(client.persist(list(collections), optimize_graph=False))
+
+
+def checkpoint(*arrays: Any) -> tuple[Any, ...]:
+    """Persisted ``arrays`` with their lineage cut on a distributed client
+    (``lineage.checkpoint``: blocks until they are computed), and the scheduler's history
+    of finished task groups dropped (``history.py``); unchanged elsewhere, where no
+    scheduler keeps either."""
+    client = _distributed_client()
+    if client is None:
+        return arrays
+    cut = lineage.checkpoint(client, arrays)
+    history.forget_finished_groups(client)
+    return cut
 
 
 def last_computed() -> tuple[Any, ...]:

@@ -1,0 +1,112 @@
+"""Worker loss (issue 8): one worker of a nanny ``LocalCluster`` (two workers, and four) is
+killed with SIGKILL in the middle of a 200-iteration stencil, of a CG solve, and while it
+holds the only copy of an array the user persisted; the nanny restarts it, the
+computation completes and equals NumPy's result.
+
+Checkpoints (``_runtime/lineage.py``) are made often here (``checkpoint-every: 2``,
+shallow ``persist-depth``) so the killed worker holds checkpointed chunks, whose lineage
+was cut: they come back from their backup copy on another worker; the user's ``persist()``
+keeps its full lineage and is recomputed by dask."""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterator
+from typing import Any
+
+import numpy
+import pytest
+from distributed import Client, LocalCluster, futures_of, wait
+
+import dask_gpunumeric as dnp
+from benchmarks.long_loops import cg_steps, stencil_steps
+from dask_gpunumeric.testing import assert_eq
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
+
+ITERATIONS = 200
+CG_ITERATIONS = 40
+
+
+@pytest.fixture(scope="module", params=[2, 4], ids=["2-workers", "4-workers"])
+def client(request: pytest.FixtureRequest) -> Iterator[Client]:
+    """Worker processes under nannies (a killed worker is restarted), one thread each."""
+    with (
+        LocalCluster(
+            n_workers=request.param,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=":0",
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        yield client
+
+
+@pytest.fixture(autouse=True)
+def distributed_scheduler(backend: str, client: Client) -> Iterator[None]:
+    """Computations go to the module's client, with frequent checkpoints; every worker
+    is up (a restarted one included) before each test."""
+    client.wait_for_workers(len(client.cluster.workers), timeout=120)
+    with dnp.config.set(scheduler="distributed", persist_depth=20, checkpoint_every=2):
+        yield
+
+
+def _kill_holder(client: Client, array: Any) -> str:
+    """SIGKILL the worker process holding the first chunk of ``array``'s persisted
+    values (waited for: the kill hits data in memory, not a task in flight)."""
+    futures = futures_of(array.to_dask())
+    assert futures, "the array has no persisted chunks on the cluster"
+    wait(futures)
+    (address, *_) = client.who_has(futures[:1])[futures[0].key]
+    pid = client.run(os.getpid, workers=[address])[address]
+    os.kill(pid, signal.SIGKILL)
+    return address
+
+
+def test_stencil_survives_a_killed_worker(client: Client) -> None:
+    steps, read = stencil_steps(dnp, 70)
+    expected_steps, expected_read = stencil_steps(numpy, 70)
+    for _ in range(ITERATIONS // 2):
+        next(steps)
+        next(expected_steps)
+    center = steps.gi_frame.f_locals["center"]  # type: ignore[union-attr]
+    expected_center = expected_steps.gi_frame.f_locals["center"]  # type: ignore[union-attr]
+    killed = _kill_holder(client, center)
+    for _ in range(ITERATIONS // 2):
+        next(steps)
+        next(expected_steps)
+    assert_eq(center, expected_center)
+    assert read() == expected_read()
+    assert killed not in client.scheduler_info()["workers"]
+
+
+def test_cg_survives_a_killed_worker(client: Client) -> None:
+    steps, read = cg_steps(dnp, 80)
+    expected_steps, expected_read = cg_steps(numpy, 80)
+    for _ in range(CG_ITERATIONS // 2):
+        next(steps)
+        next(expected_steps)
+    state = steps.gi_frame.f_locals["state"]  # type: ignore[union-attr]
+    _kill_holder(client, state["r"])
+    for _ in range(CG_ITERATIONS // 2):
+        next(steps)
+        next(expected_steps)
+    expected_x = expected_steps.gi_frame.f_locals["state"]["x"]  # type: ignore[union-attr]
+    numpy.testing.assert_allclose(state["x"].compute(), expected_x, rtol=1e-9)
+    numpy.testing.assert_allclose(read(), expected_read(), rtol=1e-9)
+
+
+def test_explicitly_persisted_array_survives_losing_its_only_copy(client: Client) -> None:
+    host = numpy.linspace(-1.0, 1.0, 30_000)
+    x = (dnp.sin(dnp.asarray(host)) * 3 + 1).persist()
+    futures = futures_of(x.to_dask())
+    wait(futures)
+    holders = client.who_has(futures)
+    assert all(len(workers) == 1 for workers in holders.values()), "one copy of each chunk"
+    _kill_holder(client, x)
+    expected = numpy.sin(host) * 3 + 1
+    assert_eq(x, expected)
+    assert_eq(x.sum(), expected.sum())
