@@ -162,8 +162,11 @@ def checksum(grid: Any) -> float:
     return float(grid.sum()) if isinstance(grid, numpy.ndarray) else float(grid.sum().compute())
 
 
-def measure(n: int, iterations: int, bandwidth: float, budget: float) -> list[StencilRun]:
-    """Every system at size ``n``, each checked against NumPy's checksum."""
+def measure(
+    n: int, iterations: int, bandwidth: float, budget: float, show: Callable[[StencilRun], None]
+) -> list[StencilRun]:
+    """Every system at size ``n``, each checked against NumPy's checksum and shown as soon
+    as it is measured."""
     import dask_gpunumeric
 
     chunks = dask_gpunumeric.zeros((n + 2, n + 2)).to_dask().chunks
@@ -172,6 +175,7 @@ def measure(n: int, iterations: int, bandwidth: float, budget: float) -> list[St
     expected = {iterations: checksum(reference)}
     del reference
     runs = [StencilRun("numpy", n, iterations, numpy_seconds / iterations, floor, True, None)]
+    show(runs[0])
     systems: dict[str, Callable[[], tuple[Any, int]]] = {
         "dask-slices": lambda: dask_slices(n, iterations, chunks, budget),
         "map_overlap-1": lambda: (dask_map_overlap(n, iterations, chunks, 1), iterations),
@@ -189,6 +193,7 @@ def measure(n: int, iterations: int, bandwidth: float, budget: float) -> list[St
         correct = abs(checksum(grid) - expected[done]) <= 1e-9 * max(1.0, abs(expected[done]))
         blocks = int(numpy.prod(grid.numblocks))
         runs.append(StencilRun(name, n, done, seconds / done, floor, correct, blocks))
+        show(runs[-1])
         del grid
     return runs
 
@@ -202,16 +207,27 @@ def header(bandwidth: float, scheduler: str) -> str:
     )
 
 
-def rows(runs: list[StencilRun]) -> str:
-    """One line per run: its time, its ratio to the floor and NumPy's time over its own."""
-    numpy_time = {r.n: r.seconds_per_iteration for r in runs if r.system == "numpy"}
-    return "\n".join(
+def row(r: StencilRun, numpy_time: float) -> str:
+    """A run's time, its ratio to the floor, and NumPy's time over its own."""
+    return (
         f"{r.system:<15} {r.n:>6} {r.iterations:>5} {r.seconds_per_iteration * 1e3:>9.2f} "
         f"{r.floor_per_iteration * 1e3:>9.3f} {r.to_floor:>8.1f} "
-        f"{numpy_time[r.n] / r.seconds_per_iteration:>8.2f} "
+        f"{numpy_time / r.seconds_per_iteration:>8.2f} "
         f"{'-' if r.blocks is None else r.blocks:>7} {'ok' if r.correct else 'WRONG':>9}"
-        for r in runs
     )
+
+
+def printer() -> Callable[[StencilRun], None]:
+    """Prints each run as it is measured; NumPy's, measured first at each size, is the
+    reference of the ``numpy/x`` column."""
+    numpy_times: dict[int, float] = {}
+
+    def show(run: StencilRun) -> None:
+        if run.system == "numpy":
+            numpy_times[run.n] = run.seconds_per_iteration
+        print(row(run, numpy_times[run.n]), flush=True)
+
+    return show
 
 
 @contextlib.contextmanager
@@ -251,9 +267,9 @@ def main(argv: list[str] | None = None) -> list[StencilRun]:
     runs: list[StencilRun] = []
     with scheduler(args.cluster) as name:
         print(header(bandwidth, name), flush=True)
+        show = printer()
         for n in sizes:
-            runs += measure(n, iterations, bandwidth, args.dask_budget)
-            print(rows([r for r in runs if r.n == n]), flush=True)
+            runs += measure(n, iterations, bandwidth, args.dask_budget, show)
     return runs
 
 
