@@ -14,6 +14,7 @@ from .._ir.leaves import ChunkValue, DaskData
 from .._lowering import lower, lower_all
 from .._lowering.in_process import evaluate_small
 from .._runtime import execution
+from .._runtime.memory import check_fits_client
 from .store import Store, live_stores
 
 # Stores shallower than this are cheap to recompute; persisting them is not worth a copy.
@@ -27,6 +28,7 @@ def compute_expr(expr: Expr) -> numpy.ndarray:
     persisted in the same run, so the next materialization starts from them instead of
     recomputing their history.
     """
+    check_fits_client(expr.shape, expr.dtype)
     backend = get_backend()
     small = evaluate_small(expr)
     if isinstance(small, ChunkValue):  # computed here: a copy, the value stays ours
