@@ -39,6 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     add("--cpus", type=int, help="CPU workers of the local cluster (default: one per core)")
     add("--threads-per-worker", type=int, help="threads per worker (default 1)")
     add("--memory-limit", help="memory limit per worker, e.g. 4GiB (default: auto)")
+    add("--device-memory-limit", help="GPU workers spill to host beyond this, e.g. 12GiB")
     add("--protocol", choices=("tcp", "ucx"), help="protocol of the local cluster")
     add("--tls", action="store_true", help="TLS between client, scheduler and workers")
     add("--tls-ca-file", help="CA certificate of the cluster (default: temporary certificates)")
@@ -87,6 +88,8 @@ def _configure(options: argparse.Namespace) -> None:
         settings["cluster.threads-per-worker"] = options.threads_per_worker
     if options.memory_limit is not None:
         settings["cluster.memory-limit"] = options.memory_limit
+    if options.device_memory_limit is not None:
+        settings["cluster.device-memory-limit"] = options.device_memory_limit
     settings.update(_tls_settings(options))
     config.set(**settings)  # for the whole run, not as a context
 

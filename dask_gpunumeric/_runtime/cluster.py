@@ -105,7 +105,9 @@ def start_local_cluster(spec: LocalClusterSpec) -> Any:
         if spec.gpus:
             from dask_cuda import LocalCUDACluster
 
-            return LocalCUDACluster(CUDA_VISIBLE_DEVICES=list(range(spec.gpus)), **common)
+            return LocalCUDACluster(
+                CUDA_VISIBLE_DEVICES=list(range(spec.gpus)), **common, **_device_spilling()
+            )
         return distributed.LocalCluster(n_workers=spec.workers, **common)
 
 
@@ -119,6 +121,13 @@ def _transport(spec: LocalClusterSpec) -> dict[str, Any]:
             "set gpunumeric.protocol: tcp (UCX has no TLS here)"
         )
     return {"protocol": "tls", "security": cluster_security()}
+
+
+def _device_spilling() -> dict[str, Any]:
+    """dask-cuda spills device memory to host beyond ``cluster.device-memory-limit``
+    (bytes, "12GiB" or a fraction of the device); unset: dask-cuda's default."""
+    limit = config.get("cluster.device-memory-limit")
+    return {} if limit is None else {"device_memory_limit": limit}
 
 
 def dashboard_address(host: str) -> str:
