@@ -3,7 +3,7 @@
 
 The cluster starts before the script does (so its workers never import the script): the
 embedded default cluster (``--gpus``, ``--cpus``, ``--threads-per-worker``,
-``--memory-limit``, ``--protocol``), or an existing one (``--scheduler-address``,
+``--memory-limit``, ``--protocol``, ``--tls``; bound to 127.0.0.1), or an existing one (``--scheduler-address``,
 ``--scheduler-file``: how SLURM and Kubernetes runs connect). The script runs as
 ``__main__`` with ``sys.argv = [script, *args]``; its exit code is dgn-run's, and an
 exception in it prints the script's own traceback and exits 1.
@@ -27,6 +27,7 @@ from . import config
 from ._backends import get_backend
 from ._backends.choice import auto_choice
 from ._runtime import cluster, execution
+from ._runtime.security import cluster_security, describe_security
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -38,7 +39,12 @@ def build_parser() -> argparse.ArgumentParser:
     add("--cpus", type=int, help="CPU workers of the local cluster (default: one per core)")
     add("--threads-per-worker", type=int, help="threads per worker (default 1)")
     add("--memory-limit", help="memory limit per worker, e.g. 4GiB (default: auto)")
+    add("--device-memory-limit", help="GPU workers spill to host beyond this, e.g. 12GiB")
     add("--protocol", choices=("tcp", "ucx"), help="protocol of the local cluster")
+    add("--tls", action="store_true", help="TLS between client, scheduler and workers")
+    add("--tls-ca-file", help="CA certificate of the cluster (default: temporary certificates)")
+    add("--tls-cert", help="certificate of this client and the local cluster (PEM)")
+    add("--tls-key", help="private key of --tls-cert (if not in the certificate file)")
     add("--scheduler-address", help="join the cluster of this scheduler (tcp://host:port)")
     add("--scheduler-file", help="join the cluster described by this scheduler file")
     add("--profile", metavar="OUT.html", help="write a distributed performance report")
@@ -82,7 +88,17 @@ def _configure(options: argparse.Namespace) -> None:
         settings["cluster.threads-per-worker"] = options.threads_per_worker
     if options.memory_limit is not None:
         settings["cluster.memory-limit"] = options.memory_limit
+    if options.device_memory_limit is not None:
+        settings["cluster.device-memory-limit"] = options.device_memory_limit
+    settings.update(_tls_settings(options))
     config.set(**settings)  # for the whole run, not as a context
+
+
+def _tls_settings(options: argparse.Namespace) -> dict[str, Any]:
+    paths = {"tls-ca-file": options.tls_ca_file, "tls-cert": options.tls_cert}
+    paths["tls-key"] = options.tls_key
+    given = {key: path for key, path in paths.items() if path}
+    return {"tls": True, **given} if options.tls or given else {}
 
 
 def _check_gpus(gpus: int) -> None:
@@ -95,10 +111,11 @@ def _check_gpus(gpus: int) -> None:
 
 
 def _connect(options: argparse.Namespace) -> distributed.Client:
+    security = cluster_security()
     if options.scheduler_address:
-        return distributed.Client(options.scheduler_address)
+        return distributed.Client(options.scheduler_address, security=security)
     if options.scheduler_file:
-        return distributed.Client(scheduler_file=options.scheduler_file)
+        return distributed.Client(scheduler_file=options.scheduler_file, security=security)
     return cluster.client_for_computation()
 
 
@@ -111,6 +128,7 @@ def _describe(client: distributed.Client) -> None:
         f"cluster: {client.scheduler.address} with {len(workers)} worker(s): {', '.join(workers)}",
         f"backend: {get_backend(name).name} ({how})",
         f"dashboard: {link}",
+        f"security: {describe_security()}",
     ):
         print(f"dgn-run: {line}", file=sys.stderr)
 

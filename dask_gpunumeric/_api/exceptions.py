@@ -4,6 +4,7 @@ raised where NumPy raises them; these are the faults a distributed runtime adds.
 from __future__ import annotations
 
 from .._runtime.cluster import EmbeddedClusterRestartedWarning
+from .._runtime.memory import ArrayMemoryError
 from .._runtime.scheduler_loss import SchedulerLostError
 
-__all__ = ["EmbeddedClusterRestartedWarning", "SchedulerLostError"]
+__all__ = ["ArrayMemoryError", "EmbeddedClusterRestartedWarning", "SchedulerLostError"]

@@ -11,6 +11,7 @@ from .._backends.choice import auto_choice
 from .._runtime import config
 from .._runtime.cluster import active_client, dashboard_link, embedded_cluster, local_cluster_spec
 from .._runtime.cluster_shape import cluster_shape
+from .._runtime.security import describe_security
 
 __all__ = ["show_config"]
 
@@ -78,7 +79,12 @@ def _cluster() -> dict[str, Any]:
     client = active_client() if scheduler == "distributed" else None
     if client is None:
         state = "none yet" if scheduler == "distributed" else f"dask's {scheduler} scheduler"
-        return {"scheduler": scheduler, "cluster": state, "would start": local_cluster_spec()}
+        return {
+            "scheduler": scheduler,
+            "cluster": state,
+            "would start": local_cluster_spec(),
+            "security": describe_security(),
+        }
     workers = client.scheduler_info()["workers"]
     ours = embedded_cluster() is not None and client.scheduler.address == _embedded_address()
     return {
@@ -87,6 +93,7 @@ def _cluster() -> dict[str, Any]:
         "scheduler address": client.scheduler.address,
         "workers": len(workers),
         "dashboard": dashboard_link() or "none",
+        "security": describe_security(),
     }
 
 

@@ -14,6 +14,7 @@ from .._ir.leaves import ChunkValue, DaskData
 from .._lowering import lower, lower_all
 from .._lowering.in_process import evaluate_small
 from .._runtime import config, execution
+from .._runtime.memory import check_fits_client
 from .rollback import undo_failed_writes
 from .store import Store, live_stores
 
@@ -26,8 +27,10 @@ def compute_expr(expr: Expr) -> numpy.ndarray:
 
     Live arrays whose current value is computed on the way (the array itself included) are
     persisted in the same run, so the next materialization starts from them instead of
-    recomputing their history. When it fails, writes that made it fail are undone.
+    recomputing their history. When it fails, writes that made it fail are undone. A value
+    too big for this process fails first, with nothing computed (``ArrayMemoryError``).
     """
+    check_fits_client(expr.shape, expr.dtype)
     return _undoing_failed_writes(_compute_expr, expr)
 
 

@@ -12,6 +12,7 @@ from typing import Any
 import numpy
 
 from .._ir.expr import Expr
+from .._runtime.memory import check_fits_cluster
 from . import indexing, views
 from .dask_collection import DaskCollectionMixin
 from .html_repr import html_repr
@@ -142,7 +143,12 @@ class ndarray(DaskCollectionMixin):  # noqa: N801 - NumPy's name
         return self.compute()
 
     def persist(self, **kwargs: Any) -> ndarray:
-        """A new array whose value is computed and held by the workers."""
+        """A new array whose value is computed and held by the workers.
+
+        Raises ``ArrayMemoryError`` (a ``MemoryError``) when the array exceeds the
+        total memory of the workers (``gpunumeric.memory-check``).
+        """
+        check_fits_cluster(self.shape, self.dtype)
         return type(self)._from_expr(persist_expr(self._read()))
 
     def to_dask(self) -> Any:

@@ -3,7 +3,8 @@ default cluster, started at the first computation and reused until the interpret
 
 The embedded cluster is ``dask_cuda.LocalCUDACluster`` (one worker per GPU) where GPUs
 exist, else a ``distributed.LocalCluster`` with one single-threaded worker per core; both
-bound to ``gpunumeric.cluster.host`` (127.0.0.1). Its settings are the
+bound to ``gpunumeric.cluster.host`` (127.0.0.1), the dashboard too; over TLS when
+``gpunumeric.tls`` asks (``security.py``). Its settings are the
 ``gpunumeric.cluster.*`` and ``gpunumeric.protocol`` keys (the ``dgn-run`` launcher sets
 them from its flags).
 """
@@ -27,6 +28,7 @@ import distributed
 
 from . import config
 from .scheduler_loss import lost_error
+from .security import cluster_security, tls_enabled
 
 # Thread pools of numerical libraries read these when they load; a worker gets as many
 # threads as it has task threads, so workers together never oversubscribe the cores.
@@ -55,6 +57,7 @@ class LocalClusterSpec:
     memory_limit: str | int | float | None
     protocol: str
     host: str
+    tls: bool = False
 
 
 def local_gpu_count() -> int:
@@ -82,21 +85,23 @@ def local_cluster_spec() -> LocalClusterSpec:
         memory_limit=config.get("cluster.memory-limit"),
         protocol=config.get("protocol"),
         host=config.get("cluster.host"),
+        tls=tls_enabled(),
     )
 
 
 def start_local_cluster(spec: LocalClusterSpec) -> Any:
     """Start the cluster ``spec`` describes (LocalCUDACluster when it has GPUs)."""
+    transport = _transport(spec)
     if spec.protocol == "ucx":
         _require_ucx()
         for name, value in UCX_ENV_DEFAULTS.items():
             os.environ.setdefault(name, value)
     common: dict[str, Any] = dict(
-        protocol=spec.protocol,
+        **transport,
         host=spec.host,
         threads_per_worker=spec.threads_per_worker,
         memory_limit=spec.memory_limit,
-        dashboard_address=config.get("cluster.dashboard-address"),
+        dashboard_address=dashboard_address(spec.host),
         env={name: str(spec.threads_per_worker) for name in THREAD_ENV_VARS},
         # Import the package (and register its chunk types) before the first task arrives.
         preload=["dask_gpunumeric"],
@@ -105,8 +110,36 @@ def start_local_cluster(spec: LocalClusterSpec) -> Any:
         if spec.gpus:
             from dask_cuda import LocalCUDACluster
 
-            return LocalCUDACluster(CUDA_VISIBLE_DEVICES=list(range(spec.gpus)), **common)
+            return LocalCUDACluster(
+                CUDA_VISIBLE_DEVICES=list(range(spec.gpus)), **common, **_device_spilling()
+            )
         return distributed.LocalCluster(n_workers=spec.workers, **common)
+
+
+def _transport(spec: LocalClusterSpec) -> dict[str, Any]:
+    """``protocol`` (and ``security`` for TLS) of the embedded cluster."""
+    if not spec.tls:
+        return {"protocol": spec.protocol}
+    if spec.protocol != "tcp":
+        raise ValueError(
+            f"gpunumeric.tls runs the cluster over tls://, not {spec.protocol}; "
+            "set gpunumeric.protocol: tcp (UCX has no TLS here)"
+        )
+    return {"protocol": "tls", "security": cluster_security()}
+
+
+def _device_spilling() -> dict[str, Any]:
+    """dask-cuda spills device memory to host beyond ``cluster.device-memory-limit``
+    (bytes, "12GiB" or a fraction of the device); unset: dask-cuda's default."""
+    limit = config.get("cluster.device-memory-limit")
+    return {} if limit is None else {"device_memory_limit": limit}
+
+
+def dashboard_address(host: str) -> str:
+    """``cluster.dashboard-address`` bound to ``host`` when it names a port only: ":0"
+    alone would make the dashboard listen on every interface (0.0.0.0)."""
+    address = str(config.get("cluster.dashboard-address"))
+    return f"{host}{address}" if address.startswith(":") else address
 
 
 @contextlib.contextmanager
@@ -166,7 +199,9 @@ def client_for_computation() -> distributed.Client:
         _discard_lost_embedded()
         _Embedded.cluster = start_local_cluster(local_cluster_spec())
         with dask.config.set(EMBEDDED_DISTRIBUTED_CONFIG):  # its comms' logs, too
-            _Embedded.client = distributed.Client(_Embedded.cluster, set_as_default=True)
+            _Embedded.client = distributed.Client(
+                _Embedded.cluster, set_as_default=True, security=cluster_security()
+            )
     return _Embedded.client
 
 

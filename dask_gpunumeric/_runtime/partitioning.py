@@ -9,7 +9,8 @@ The policy (``docs/partitioning.md`` has a table of its decisions):
   block is made smaller than that.
 - Larger arrays get ``workers * m`` blocks, ``m`` the smallest power of two that keeps a
   block within ``gpunumeric.max-chunk-bytes`` (``cpu`` or ``gpu``; a GPU block is also at
-  most ``1/gpu-memory-fraction`` of the device memory, room for operands and temporaries).
+  most ``1/gpu-memory-fraction`` of the device memory, room for operands and temporaries;
+  a CPU block at most ``1/cpu-memory-fraction`` of a worker's memory limit).
 - The blocks split the two leading axes (the last axis of a 3-D array stays contiguous):
   each prime factor of the block count goes to the axis whose tiles are longest, so 2-D
   tiles are near-square and a tall-skinny array is split along its rows only.
@@ -54,8 +55,9 @@ def split_evenly(length: int, parts: int) -> tuple[int, ...]:
 
 def max_block_bytes(cluster: ClusterShape) -> int:
     """The largest block the backend of ``cluster`` should get, in nominal bytes."""
-    if not cluster.device:
-        return parse_bytes(config.get("max-chunk-bytes.cpu"))
+    if not cluster.device:  # also room in a worker's memory limit (spill, not pause)
+        worker_share = cluster.memory_per_worker // config.get("cpu-memory-fraction")
+        return max(1, min(parse_bytes(config.get("max-chunk-bytes.cpu")), worker_share))
     device_share = cluster.memory_per_worker // config.get("gpu-memory-fraction")
     return max(1, min(parse_bytes(config.get("max-chunk-bytes.gpu")), device_share))
 

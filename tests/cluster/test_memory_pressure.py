@@ -1,0 +1,86 @@
+"""Memory pressure: an array three times the workers' memory limit, drawn on the workers,
+is reduced correctly (held blocks spill to disk; no worker is paused for good or
+restarted); an array that cannot fit in the client or the cluster fails early with an
+``ArrayMemoryError`` (a ``MemoryError``) naming the array and the limit."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import distributed
+import numpy
+import pytest
+
+import dask_gpunumeric as dnp
+from dask_gpunumeric._backends import get_backend
+from dask_gpunumeric.testing import assert_eq
+
+pytestmark = pytest.mark.slow
+
+WORKER_MEMORY = 200 * 2**20  # per worker, two workers
+ELEMENTS = 75_000_000  # float64: 600 MB, three times one worker's limit
+
+
+@pytest.fixture(scope="module")
+def small_cluster() -> Iterator[distributed.LocalCluster]:
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        memory_limit=WORKER_MEMORY,
+        host="127.0.0.1",
+        dashboard_address="127.0.0.1:0",
+    ) as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def on_small_cluster(small_cluster) -> Iterator[distributed.Client]:
+    with (
+        distributed.Client(small_cluster, set_as_default=True) as client,
+        dnp.config.set(scheduler="distributed"),
+    ):
+        yield client
+
+
+def gathered_blocks(client: distributed.Client, x: dnp.ndarray) -> numpy.ndarray:
+    """``x`` in the client a few blocks at a time: computing it whole would concatenate
+    600 MB on one 200 MB worker (dask refuses that, as it should)."""
+    delayed = list(x.to_dask().to_delayed().ravel())
+    blocks = []
+    for start in range(0, len(delayed), 4):  # a few at a time: the client holds them
+        blocks += client.gather(client.compute(delayed[start : start + 4]))
+    return numpy.concatenate([get_backend().to_host(block) for block in blocks])
+
+
+def test_a_reduction_larger_than_the_workers_memory(on_small_cluster) -> None:
+    client = on_small_cluster
+    workers = set(client.scheduler_info()["workers"])
+    x = dnp.random.default_rng(42).random(ELEMENTS)
+    assert x.nbytes > 2 * WORKER_MEMORY
+    assert max(x.to_dask().chunks[0]) * 8 <= WORKER_MEMORY // 8  # blocks sized for workers
+    # var may hold x's blocks for its mean: they spill (whether dask holds or recomputes
+    # them depends on its ordering under load, so spilling itself is not asserted).
+    var, mean = float(x.var()), float(x.mean())
+    host = gathered_blocks(client, x)
+    assert_eq(var, host.var())
+    assert_eq(mean, host.mean())
+    assert set(client.scheduler_info()["workers"]) == workers  # none restarted
+
+
+def test_persisting_beyond_the_cluster_memory_fails_early(on_small_cluster) -> None:
+    x = dnp.random.default_rng(1).random(ELEMENTS)
+    with pytest.raises(MemoryError, match=r"shape \(75000000,\) and dtype float64") as raised:
+        x.persist()
+    assert isinstance(raised.value, dnp.ArrayMemoryError)
+    assert "600.00 MB" in str(raised.value) or "572.20 MiB" in str(raised.value)
+    assert "2 worker(s)" in str(raised.value) and "400.00 MiB" in str(raised.value)
+
+
+def test_materializing_beyond_the_client_memory_fails_early(on_small_cluster) -> None:
+    huge = dnp.ones((2**20, 2**16))  # 512 GiB: lazy is fine, reducing it would be too
+    for materialize in (numpy.asarray, repr, lambda a: a.tolist()):
+        with pytest.raises(dnp.ArrayMemoryError, match=r"shape \(1048576, 65536\)") as raised:
+            materialize(huge)
+        assert "512.00 GiB" in str(raised.value) and "client" in str(raised.value)
+    with dnp.config.set(memory_check=False):
+        assert_eq(huge[:3, :4], numpy.ones((3, 4)))  # slices of it are fine either way
