@@ -43,7 +43,7 @@ WHAT_HAPPENS = {
     "non-array inputs (strings, objects, ragged lists)": (
         "NumPy's ValueError (ragged) / TypeError / UFuncTypeError at the call"
     ),
-    "huge shapes": "ValueError before any allocation (the check comes with branch faults)",
+    "huge shapes": 'NumPy\'s ValueError ("array is too big") when the creation leaf is built, before any allocation',
     "chunks= that do not fit the shape": "ValueError naming chunks= and the shape",
 }
 
@@ -102,10 +102,12 @@ def render(counts: dict[str, tuple[int, int]]) -> str:
         "Raised at the first synchronization instead of at the call (NumPy's class still):",
         "",
         *[f"- `{c.name}`: {c.deferred}" for c in deferred],
-        "",
-        "Failing today, strict xfails until the branch named fixes them:",
-        "",
-        *[f"- `{c.name}`: {c.pending}" for c in pending],
+        *(
+            ["", "Failing today, strict xfails until the cause named is fixed:", ""]
+            + [f"- `{c.name}`: {c.pending}" for c in pending]
+            if pending
+            else []
+        ),
         "",
         END,
     ]

@@ -3,21 +3,11 @@ the shape (ours only: NumPy has no chunks)."""
 
 from __future__ import annotations
 
-import importlib.util
-
 import numpy
 
 from .case import BadCase
 
 V = numpy.arange(1.0, 7.0)
-
-# Branch faults adds the check (``_ir/array_size.py``); until it is merged these cases are
-# strict xfails, and after it they must pass.
-HUGE = (
-    ""
-    if importlib.util.find_spec("dask_gpunumeric._ir.array_size")
-    else "faults branch: creation functions check intp overflow before allocating"
-)
 
 
 def _huge_cases() -> list[BadCase]:
@@ -27,30 +17,26 @@ def _huge_cases() -> list[BadCase]:
             (),
             lambda xp: xp.zeros((2**40, 2**40)),
             mentions=("too big",),
-            pending=HUGE,
         ),
         BadCase(
             "ones((2**62, 4))",
             (),
             lambda xp: xp.ones((2**62, 4)),
             mentions=("too big",),
-            pending=HUGE,
         ),
         BadCase(
             "empty((2**31,) * 3, int8)",
             (),
             lambda xp: xp.empty((2**31,) * 3, numpy.int8),
             mentions=("too big",),
-            pending=HUGE,
         ),
         BadCase(
             "full((2**40, 2**40), 1)",
             (),
             lambda xp: xp.full((2**40, 2**40), 1.0),
             mentions=("too big",),
-            pending=HUGE,
         ),
-        BadCase("zeros((2**63,))", (), lambda xp: xp.zeros((2**63,)), pending=HUGE),
+        BadCase("zeros((2**63,))", (), lambda xp: xp.zeros((2**63,))),
         BadCase("reshape to huge", (V,), lambda xp, a: a.reshape(2**40, 2**40)),
     ]
 
