@@ -4,8 +4,9 @@
 ``distributed.Client``, else to the embedded default cluster (``cluster.py``);
 ``threads`` and ``synchronous`` keep dask's local schedulers (tiny scripts, the test
 suite). ``gpunumeric.progress`` shows a progress bar. A lost scheduler raises
-``SchedulerLostError`` within ``gpunumeric.scheduler-timeout`` (``scheduler_loss.py``). The last computed collections are
-kept (``last_computed``) so the launcher's ``--dataflow`` can draw them.
+``SchedulerLostError`` within ``gpunumeric.scheduler-timeout`` (``scheduler_loss.py``).
+The last computed collections are kept (``last_computed``) so the launcher's
+``--dataflow`` can draw them.
 """
 
 from __future__ import annotations

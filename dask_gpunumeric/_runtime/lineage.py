@@ -32,6 +32,15 @@ from dask.base import tokenize
 from distributed import Future
 from distributed.metrics import time
 
+from .scheduler_loss import (
+    SchedulerLostError,
+    check_connected,
+    lost_error,
+    scheduler_answers,
+    scheduler_timeout,
+    wait_watched,
+)
+
 logger = logging.getLogger(__name__)
 _names = itertools.count()
 _BACKUPS_ATTRIBUTE = "_checkpoint_backups"
@@ -56,7 +65,13 @@ def checkpoint(client: distributed.Client, arrays: Sequence[Any]) -> tuple[Any, 
     keys = [(name, *index) for a, name in zip(arrays, names, strict=True) for index in _indices(a)]
     try:
         primaries, backups = _checkpoint_futures(client, futures, keys)
+    except SchedulerLostError:
+        raise
     except Exception as error:  # a worker lost mid-way: keep the full lineage
+        if client.status != "running" or not scheduler_answers(client, scheduler_timeout()):
+            raise lost_error(
+                client.scheduler.address, f"{error!r} while cutting lineage"
+            ) from error
         logger.info("lineage cut skipped, the full lineage is kept: %r", error)
         return tuple(arrays)
     _Held.backups.append(backups)
@@ -75,7 +90,7 @@ def _chunk_futures(array: Any) -> list[Future]:
 def _checkpoint_futures(
     client: distributed.Client, futures: list[Future], keys: list[Any]
 ) -> tuple[list[Future], list[Future]]:
-    distributed.wait(futures)
+    _wait(client, futures)
     holders = {k: v[0] for k, v in client.who_has(futures).items()}
     ring = sorted(client.nthreads())
     copies = [
@@ -98,7 +113,7 @@ def _checkpoint_futures(
 def _keep_apart(client: distributed.Client, primaries: list[Future], backups: list[Future]) -> None:
     """Computing a primary fetched its backup: drop that replica, or the scheduler's
     active memory manager may drop the other one and leave both copies on one worker."""
-    distributed.wait(primaries)
+    _wait(client, primaries)
     holders = client.who_has(primaries)
     drops = {b.key: list(holders[p.key]) for p, b in zip(primaries, backups, strict=True)}
     client.run_on_scheduler(_drop_replicas, drops=drops)
@@ -122,6 +137,13 @@ def _next(ring: list[str], address: str) -> str:
     return ring[(ring.index(address) + 1) % len(ring)] if address in ring else ring[0]
 
 
+def _wait(client: distributed.Client, futures: list[Future]) -> None:
+    """Wait for ``futures``; a lost scheduler raises ``SchedulerLostError`` instead of
+    leaving the next request to wait out distributed's reconnection."""
+    wait_watched(client, futures)
+    check_connected(client)
+
+
 def _same(value: Any) -> Any:
     return value
 
@@ -129,7 +151,7 @@ def _same(value: Any) -> Any:
 def _register_in_place(client: distributed.Client, computed: list[Future]) -> list[Future]:
     """New keys, with no task and no dependencies, for ``computed``'s values on the
     workers holding them (no copy): the scatter protocol, data already in place."""
-    distributed.wait(computed)
+    _wait(client, computed)
     holders = {k: v[0] for k, v in client.who_has(computed).items()}
     token = tokenize(*(f.key for f in computed))
     renames = {f.key: f"checkpoint-backup-{token}-{i}" for i, f in enumerate(computed)}

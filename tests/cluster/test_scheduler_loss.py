@@ -97,24 +97,33 @@ def when_processing(client: distributed.Client, action) -> threading.Thread:
     return thread
 
 
-@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGSTOP], ids=["killed", "frozen"])
-def test_a_lost_scheduler_raises_a_clear_error_in_bounded_time(process_cluster, how) -> None:
+@pytest.mark.parametrize(
+    ("how", "checkpoint_every"),
+    [(signal.SIGKILL, 16), (signal.SIGSTOP, 16), (signal.SIGKILL, 1)],
+    ids=["killed", "frozen", "killed-while-cutting-lineage"],
+)
+def test_a_lost_scheduler_raises_a_clear_error_in_bounded_time(
+    process_cluster, how, checkpoint_every
+) -> None:
+    """``checkpoint_every=1``: every materialization cuts the lineage of the arrays it
+    persists (``lineage.py``), whose waits and requests must be watched as well."""
     processes, client = process_cluster
-    assert_eq(dnp.arange(10_000.0).sum(), numpy.arange(10_000.0).sum())  # it worked before
-    lost_at: list[float] = []
+    with dnp.config.set(checkpoint_every=checkpoint_every):
+        assert_eq(dnp.arange(10_000.0).sum(), numpy.arange(10_000.0).sum())  # it worked before
+        lost_at: list[float] = []
 
-    def lose_scheduler() -> None:
-        lost_at.append(time.monotonic())
-        processes.scheduler.send_signal(how)
+        def lose_scheduler() -> None:
+            lost_at.append(time.monotonic())
+            processes.scheduler.send_signal(how)
 
-    when_processing(client, lose_scheduler)
-    with pytest.raises(dnp.SchedulerLostError, match=processes.address) as raised:
-        float(long_reduction())
-    assert lost_at, "the computation finished before the scheduler was lost: make it longer"
-    assert time.monotonic() - lost_at[0] < ERROR_WITHIN
-    assert "Start the scheduler again" in str(raised.value)  # says what to do next
-    if how == signal.SIGKILL:
-        a_computation_after_the_loss_fails_at_once(client, processes.address)
+        when_processing(client, lose_scheduler)
+        with pytest.raises(dnp.SchedulerLostError, match=processes.address) as raised:
+            float(long_reduction())
+        assert lost_at, "the computation finished before the scheduler was lost: make it longer"
+        assert time.monotonic() - lost_at[0] < ERROR_WITHIN
+        assert "Start the scheduler again" in str(raised.value)  # says what to do next
+        if how == signal.SIGKILL:
+            a_computation_after_the_loss_fails_at_once(client, processes.address)
 
 
 def a_computation_after_the_loss_fails_at_once(client: distributed.Client, address: str) -> None:
