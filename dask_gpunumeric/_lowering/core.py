@@ -10,6 +10,7 @@ the result is assembled from them at the end.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -18,10 +19,16 @@ import dask.array as da
 from dask.highlevelgraph import HighLevelGraph, Layer, MaterializedLayer
 
 from .._backends import get_backend
+from .._ir import leaves as ir_leaves
+from .._ir.elementwise import Elementwise
 from .._ir.expr import Expr
+from .._ir.fused import FusedElementwise
+from .._ir.indexing import SetItem
 from .._ir.leaves import DaskData
+from .._ir.stencil import Stencil
 from .._passes.pipeline import run_passes
 from .._runtime import annotations as runtime_annotations
+from .._runtime import placement
 from . import (
     chunkwise_call,
     dask_call,
@@ -92,9 +99,11 @@ def lower_all(exprs: list[Expr], backend_name: str | None = None) -> list[da.Arr
         result = lowering_table[type(node)](node, inputs, backend_name)
         graph: Any = result.__dask_graph__()
         input_names = {array.name for array in inputs}
+        workers = placement.current_workers()
         for name, layer in graph.layers.items():
             if name not in input_names:  # an input's stand-in layer: its real one is kept
                 layers[name] = _annotate(node, name, layer)
+                _place(node, name, layer, (result, inputs), workers)
                 dependencies[name] = set(graph.dependencies.get(name, ()))
         stand_ins[node.number] = _stand_in(result)
     # A layer whose name differs from its array's would leave a dangling stand-in name.
@@ -112,6 +121,48 @@ def _annotate(node: Expr, name: str, layer: Layer) -> Layer:
         return layer
     layer.annotations = runtime_annotations.thaw(node.annotations) if node.annotations else None
     return layer
+
+
+# Nodes whose result block i is computed by one task from the blocks at i of their inputs
+# (or from nothing): their tasks go to the owner of block position i.
+BLOCK_ALIGNED = (
+    Elementwise,
+    FusedElementwise,
+    Stencil,
+    SetItem,
+    ir_leaves.Fill,
+    ir_leaves.Arange,
+    ir_leaves.Linspace,
+    ir_leaves.Eye,
+    ir_leaves.HostData,
+)
+
+
+def _place(
+    node: Expr, name: str, layer: Layer, arrays: tuple[da.Array, list[da.Array]], workers: Any
+) -> None:
+    """Add owner-worker annotations (``_runtime/placement.py``) to the per-block tasks of a
+    block-aligned node's ``layer``, and to a stencil's slab tasks (the owner of the block
+    each slab is cut from). A user's own ``workers`` annotation wins: none are added."""
+    result, inputs = arrays
+    if not isinstance(node, BLOCK_ALIGNED) or "workers" in (layer.annotations or {}):
+        return
+    if name == result.name:
+        sources = {
+            (name, *index): (index, result.numblocks)
+            for index in itertools.product(*map(range, result.numblocks))
+        }
+    elif isinstance(node, Stencil) and name == stencil.slab_layer_name(node):
+        grids = {array.name: array.numblocks for array in inputs}
+        sources = {
+            key: (tuple(block[1:]), grids[block[0]])
+            for key, block in stencil.slab_sources(layer).items()
+        }
+    else:
+        return
+    owners = placement.owner_annotations(sources, workers)
+    if owners:
+        layer.annotations = {**owners, **(layer.annotations or {})}
 
 
 def optimize(graph: HighLevelGraph, keys: Any, **kwargs: Any) -> Any:

@@ -86,6 +86,15 @@ def cuts(node: Stencil, base: int, written: Box, edges: Edges) -> dict[tuple[int
     return {index: bounding(boxes) for index, boxes in found.items()}
 
 
+def slab_layer_name(node: Stencil) -> str:
+    return f"{node.name}-slab"
+
+
+def slab_sources(slabs: Any) -> dict[Any, Any]:
+    """The key of the block each slab task of a slab layer cuts its slab from."""
+    return {key: task[1] for key, task in slabs.items()}
+
+
 class _Layers:
     """The two task tables of one stencil: slabs (deduplicated) and blocks."""
 
@@ -93,7 +102,7 @@ class _Layers:
         self.node, self.inputs, self.backend = node, inputs, backend
         self.spec = StencilSpec(node.program, node.accesses, node.dtype, len(node.extent))
         self.edges = [boundaries(array.chunks) for array in inputs]
-        self.slab_name = f"{node.name}-slab"
+        self.slab_name = slab_layer_name(node)
         self.slabs: dict[Any, Any] = {}
         self.slab_keys: dict[tuple[Any, Box], tuple[str, int]] = {}
         self.tasks: dict[Any, Any] = {}
