@@ -35,7 +35,10 @@ class _Cache:
 
 def current_workers() -> tuple[str, ...]:
     """The addresses of the active client's workers, sorted; ``()`` when computations do
-    not go to a distributed client (threads, or no client yet)."""
+    not go to a distributed client (threads, or no client yet), or ``gpunumeric.placement``
+    is off."""
+    if not config.get("placement"):
+        return ()
     client = active_client() if config.get("scheduler") == "distributed" else None
     if client is None:
         return ()
