@@ -13,6 +13,8 @@ import dask
 import distributed
 import pytest
 
+import dask_gpunumeric as dnp
+
 REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 # Clusters start slowly on a loaded 2-core machine; distributed's 30 s connect timeout
 # made cluster start-up fail there (not a bug of ours), so these tests allow more.
@@ -57,3 +59,22 @@ def shared_cluster() -> Iterator[distributed.LocalCluster]:
         n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=":0"
     ) as cluster:
         yield cluster
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[distributed.Client]:
+    """A client of two single-threaded in-process workers (modules may define their own)."""
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        yield client
+
+
+@pytest.fixture
+def distributed_scheduler(backend: str) -> Iterator[None]:
+    """Computations go to the active client (the suite's default is threads)."""
+    with dnp.config.set(scheduler="distributed"):
+        yield

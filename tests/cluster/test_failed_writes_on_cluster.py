@@ -4,35 +4,15 @@ it was before the failing write, its persisted value on the workers."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import numpy
 import pytest
-from distributed import Client, LocalCluster
 
 import dask_gpunumeric as dnp
 from dask_gpunumeric._array.rollback import pending_writes
 from dask_gpunumeric._ir.leaves import DaskData
 from dask_gpunumeric.testing import assert_eq
 
-pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(autouse=True)
-def distributed_scheduler(backend: str) -> Iterator[None]:
-    with dnp.config.set(scheduler="distributed"):
-        yield
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[Client]:
-    with (
-        LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
-        ) as cluster,
-        Client(cluster) as client,
-    ):
-        yield client
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("distributed_scheduler")]
 
 
 @pytest.mark.usefixtures("client")

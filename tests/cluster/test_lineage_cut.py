@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy
 import pytest
-from distributed import Client, LocalCluster, futures_of, wait
+from distributed import Client, futures_of, wait
 
 import dask_gpunumeric as dnp
 from benchmarks.long_loops import stencil_steps
@@ -19,17 +19,6 @@ from dask_gpunumeric._runtime import execution
 from dask_gpunumeric.testing import assert_eq
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[Client]:
-    with (
-        LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
-        ) as cluster,
-        Client(cluster) as client,
-    ):
-        yield client
 
 
 @pytest.fixture(autouse=True)

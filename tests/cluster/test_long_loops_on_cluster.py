@@ -5,36 +5,17 @@ stay bounded too: ``test_lineage_cut.py``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import numpy
 import pytest
-from distributed import Client, Future, LocalCluster
+from distributed import Client, Future
 
 import dask_gpunumeric as dnp
 from benchmarks.long_loops import cg_steps, run_loop, stencil_steps
 from dask_gpunumeric._ir.leaves import DaskData
 
-pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(autouse=True)
-def distributed_scheduler(backend: str) -> Iterator[None]:
-    """Computations go to the active client here (the suite's default is threads)."""
-    with dnp.config.set(scheduler="distributed"):
-        yield
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[Client]:
-    with (
-        LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
-        ) as cluster,
-        Client(cluster) as client,
-    ):
-        yield client
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("distributed_scheduler")]
 
 
 def _held_results(client: Client) -> int:
