@@ -24,6 +24,7 @@ Run from the repository root::
 
     python -m benchmarks.latency                         # 10,000 operations, both schedulers
     python -m benchmarks.latency --schedulers threads    # no cluster
+    python -m benchmarks.latency --schedulers distributed --scheduler-address ADDR
     python -m benchmarks.latency --quick                 # 1,000 operations
 """
 
@@ -164,7 +165,18 @@ def main() -> None:
     parser.add_argument("--task-operations", type=int, default=1_000)
     parser.add_argument("--with-dask", action="store_true", help="add plain dask.array")
     parser.add_argument("--dask-operations", type=int, default=1_000)
+    parser.add_argument(
+        "--scheduler-address",
+        help="run the distributed rows on this scheduler (a distributed.Client to it) "
+        "instead of the embedded cluster, e.g. one started with `dask scheduler` in its "
+        "own process",
+    )
     args = parser.parse_args()
+    if args.scheduler_address:
+        import distributed
+
+        distributed.Client(args.scheduler_address, set_as_default=True)
+        SCHEDULER_LABELS["distributed"] = f"scheduler {args.scheduler_address}"
     operations = 1_000 if args.quick else args.operations
     import dask_gpunumeric
 

@@ -137,7 +137,11 @@ def fill_diagonal(a: ndarray, val: Any, wrap: bool = False) -> None:
     strided view of the flattened array, as NumPy)."""
     if not isinstance(a, ndarray):
         raise TypeError("fill_diagonal writes in place: pass a dask_gpunumeric.ndarray")
-    numpy.fill_diagonal(numpy.broadcast_to(numpy.zeros((), a.dtype), a.shape).copy(), 0)
+    # NumPy's own checks and messages, without a host array of a's size to run them on.
+    if a.ndim < 2:
+        raise ValueError("array must be at least 2-d")
+    if a.ndim > 2 and len(set(a.shape)) != 1:
+        raise ValueError("All dimensions of input must be of equal length")
     if a.ndim == 2:
         step = a.shape[1] + 1
         end = None if wrap else a.shape[1] * a.shape[1]

@@ -37,6 +37,7 @@ from .._ir.expr import Expr
 from .._ir.leaves import ChunkValue, DaskData, HostData
 from .._lowering import lower_all
 from .._runtime import execution
+from .._runtime.scheduler_loss import wait_watched
 
 if TYPE_CHECKING:
     from .store import Store
@@ -101,7 +102,7 @@ def _computed_or_none(version: Expr) -> Expr | None:
         (array,) = execution.persist(*lower_all([version], backend))
         futures = distributed.futures_of(array)
         if futures:  # a distributed persist is asynchronous: wait for the outcome
-            distributed.wait(futures)
+            wait_watched(futures[0].client, futures)  # a lost scheduler raises
             if any(future.status != "finished" for future in futures):
                 return None
     except Exception:  # noqa: BLE001 - any failure means: not this version

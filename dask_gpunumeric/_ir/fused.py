@@ -30,10 +30,15 @@ class FusedElementwise(Expr):
         super().__init__(shape, dtype, inputs)
         self.program = program
         self.root_name = root_name
-        # Digested once here: lowering reads a node's name several times, and a chain of
-        # fused nodes would otherwise re-digest every program below it on each read.
-        content = repr((program, [child.name for child in inputs]))
-        self._name = f"{root_name}~{hashlib.sha1(content.encode()).hexdigest()[:10]}"
+        # Digested once here (and again by ``with_children``, whose copy reads other
+        # inputs): lowering reads a node's name several times, and a chain of fused
+        # nodes would otherwise re-digest every program below it on each read.
+        self._name = self.digest_name()
+
+    def digest_name(self) -> str:
+        """``name`` computed from the root's name, the program and the inputs' names."""
+        content = repr((self.program, [child.name for child in self.children]))
+        return f"{self.root_name}~{hashlib.sha1(content.encode()).hexdigest()[:10]}"
 
     @property
     def name(self) -> str:

@@ -87,6 +87,7 @@ def lower_all(exprs: list[Expr], backend_name: str | None = None) -> list[da.Arr
     layers: dict[str, Any] = {}
     dependencies: dict[str, set[str]] = {}
     stack: list[tuple[Expr, bool]] = [(expr, False) for expr in reversed(exprs)]
+    workers = placement.current_workers()  # once per lowering: it may ask the scheduler
     while stack:
         node, children_done = stack.pop()
         if node.number in stand_ins:
@@ -99,7 +100,6 @@ def lower_all(exprs: list[Expr], backend_name: str | None = None) -> list[da.Arr
         result = lowering_table[type(node)](node, inputs, backend_name)
         graph: Any = result.__dask_graph__()
         input_names = {array.name for array in inputs}
-        workers = placement.current_workers()
         for name, layer in graph.layers.items():
             if name not in input_names:  # an input's stand-in layer: its real one is kept
                 layers[name] = _annotate(node, name, layer)
@@ -139,13 +139,19 @@ BLOCK_ALIGNED = (
 
 
 def _place(
-    node: Expr, name: str, layer: Layer, arrays: tuple[da.Array, list[da.Array]], workers: Any
+    node: Expr,
+    name: str,
+    layer: Layer,
+    arrays: tuple[da.Array, list[da.Array]],
+    workers: tuple[str, ...],
 ) -> None:
     """Add owner-worker annotations (``_runtime/placement.py``) to the per-block tasks of a
     block-aligned node's ``layer``, and to a stencil's slab tasks (the owner of the block
     each slab is cut from). A user's own ``workers`` annotation wins: none are added."""
     result, inputs = arrays
-    if not isinstance(node, BLOCK_ALIGNED) or "workers" in (layer.annotations or {}):
+    if not workers or not isinstance(node, BLOCK_ALIGNED):
+        return
+    if "workers" in (layer.annotations or {}):
         return
     if name == result.name:
         sources = {

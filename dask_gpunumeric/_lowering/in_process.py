@@ -83,8 +83,6 @@ def _evaluate(expr: Expr, backend: str, limit: int, values: dict[int, Any]) -> b
 def _is_evaluable(node: Expr, backend: str, limit: int) -> bool:
     if math.prod(node.shape) >= limit or type(node) not in _kernel_table:
         return False
-    if isinstance(node, leaves.ChunkValue):
-        return node.backend == backend
     # Explicit chunks= of several blocks say the user wants this array partitioned.
     return not isinstance(node, leaves.Leaf) or not node.chunks or max(map(len, node.chunks)) <= 1
 
@@ -157,7 +155,6 @@ _kernel_table: dict[type, Callable[[Any, list[Any], str], Any]] = {
     leaves.Linspace: _linspace,
     leaves.Eye: _eye,
     leaves.HostData: lambda node, inputs, backend: get_backend(backend).from_host(node.data),
-    leaves.ChunkValue: lambda node, inputs, backend: node.value,
 }
 
 

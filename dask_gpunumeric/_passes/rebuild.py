@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from .._ir.elementwise import Elementwise
 from .._ir.expr import Expr, fresh_number
+from .._ir.fused import FusedElementwise
 
 
 def count_uses(roots: list[Expr]) -> Counter[int]:
@@ -60,6 +61,8 @@ def with_children(node: Expr, children: tuple[Expr, ...]) -> Expr:
         copy.operands = tuple(
             next(replacements) if isinstance(x, Expr) else x for x in copy.operands
         )
+    if isinstance(copy, FusedElementwise):  # its name digests its inputs' names
+        copy._name = copy.digest_name()
     return copy
 
 

@@ -7,6 +7,7 @@ starting it, so creating an array never needs a cluster.
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -48,12 +49,19 @@ def cluster_shape() -> ClusterShape:
     return cached[1]
 
 
+@functools.cache
+def machine_memory() -> int:
+    """This machine's memory in bytes, read once (``psutil`` takes about 20 us, and
+    ``local_shape`` runs at every array creation without a cluster)."""
+    return int(psutil.virtual_memory().total)
+
+
 def local_shape() -> ClusterShape:
     """The embedded cluster that would start on this machine."""
     spec = local_cluster_spec()
     if spec.gpus:
         return ClusterShape(spec.gpus, _local_device_memory(), device=True)
-    total = psutil.virtual_memory().total
+    total = machine_memory()
     return ClusterShape(
         spec.workers, _memory_limit_bytes(spec.memory_limit, total, spec.workers), False
     )
@@ -75,7 +83,7 @@ def shape_from_scheduler_info(info: dict[str, Any]) -> ClusterShape:
         memory = min(int(m) for m in device_memory if m)
     else:
         limits = [int(w.get("memory_limit") or 0) for w in workers]
-        unlimited = psutil.virtual_memory().total // len(workers)
+        unlimited = machine_memory() // len(workers)
         memory = min(limit or unlimited for limit in limits)
     return ClusterShape(len(workers), memory, device)
 

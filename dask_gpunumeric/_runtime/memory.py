@@ -33,6 +33,8 @@ def check_fits_client(shape: tuple[int, ...], dtype: numpy.dtype) -> None:
 
 def check_fits_cluster(shape: tuple[int, ...], dtype: numpy.dtype) -> None:
     """Refuse to persist an array beyond the total memory of the cluster's workers."""
+    if not config.get("memory-check"):
+        return
     shape_of_cluster = cluster_shape()
     total = shape_of_cluster.workers * shape_of_cluster.memory_per_worker
     kind = "device memory" if shape_of_cluster.device else "memory limit"
@@ -41,8 +43,10 @@ def check_fits_cluster(shape: tuple[int, ...], dtype: numpy.dtype) -> None:
 
 
 def _check(shape: tuple[int, ...], dtype: numpy.dtype, limit: int, where: str, verb: str) -> None:
+    if not config.get("memory-check"):
+        return
     nbytes = int(numpy.prod(shape, dtype=object)) * dtype.itemsize
-    if nbytes <= limit or not config.get("memory-check"):
+    if nbytes <= limit:
         return
     raise ArrayMemoryError(
         f"cannot {verb} an array of shape {shape} and dtype {dtype}: it needs "

@@ -20,7 +20,7 @@ from dask_gpunumeric._ir.fused import FusedElementwise
 from dask_gpunumeric._ir.leaves import HostData
 from dask_gpunumeric._lowering import lower, lower_all
 from dask_gpunumeric._passes.fuse_elementwise import fuse_elementwise
-from dask_gpunumeric._passes.rebuild import nodes_children_first
+from dask_gpunumeric._passes.rebuild import nodes_children_first, with_children
 from dask_gpunumeric.testing import assert_eq
 
 SHAPE, CHUNKS = (30, 40), (10, 20)  # 6 output chunks
@@ -119,6 +119,17 @@ def test_a_value_used_outside_the_tree_stays_an_array() -> None:
     (shared_second,) = new_second.children
     assert shared_first is shared_second and isinstance(shared_first, FusedElementwise)
     assert shared_first.children == (a, b)
+
+
+def test_a_rebuilt_fused_node_has_a_name_of_its_own() -> None:
+    """``with_children`` (used by later passes) gives the copy the name of what it reads:
+    one dask key must never stand for two different tasks."""
+    a, b = _leaf(), _leaf()
+    (fused,) = fuse_elementwise([_add(_add(a, 1.0), 2.0)])
+    rebuilt = with_children(fused, (b,))
+    assert rebuilt.name != fused.name
+    assert rebuilt.name == rebuilt.digest_name()
+    assert with_children(rebuilt, (b,)) is rebuilt
 
 
 def test_a_value_used_twice_inside_the_tree_is_computed_once() -> None:
