@@ -1,6 +1,7 @@
 """Lineage cuts on a real ``LocalCluster`` (``_runtime/lineage.py``, ``history.py``): the
 scheduler's task records and its spans' task groups stay bounded over a long loop, a
-checkpoint is held in two copies on two workers with the primary one task deep, the
+checkpoint is held in two copies on two workers with no lineage, which the scheduler's
+active memory manager keeps, the
 user's ``persist()`` keeps its full lineage, and results equal NumPy's."""
 
 from __future__ import annotations
@@ -55,28 +56,49 @@ def test_stencil_lineage_and_span_groups_stay_bounded(client: Client) -> None:
     assert read() == expected_read()
 
 
-def test_a_checkpoint_has_two_copies_and_a_one_task_lineage(client: Client) -> None:
+def _checkpoint_state(client: Client, keys: list[Any]) -> list[tuple[int, set[str]]]:
+    """Each key's number of dependencies and the workers holding it, on the scheduler."""
+
+    def state(dask_scheduler: Any, keys: list[Any]) -> list[tuple[int, set[str]]]:
+        tasks = [dask_scheduler.tasks[key] for key in keys]
+        return [(len(ts.dependencies), {ws.address for ws in ts.who_has}) for ts in tasks]
+
+    return client.run_on_scheduler(state, keys=keys)
+
+
+def _run_amm(client: Client) -> None:
+    """One run of the scheduler's active memory manager, now."""
+    client.run_on_scheduler(lambda dask_scheduler: dask_scheduler.extensions["amm"].run_once())
+
+
+def test_a_checkpoint_has_two_copies_and_no_lineage(client: Client) -> None:
     host = numpy.arange(20_000.0)
     (array,) = execution.persist((dnp.asarray(host) * 2).to_dask())
     (cut,) = execution.checkpoint(array)
-    primaries = futures_of(cut)
-    assert len(primaries) == len(futures_of(array)) > 1
-    wait(primaries)
-
-    def lineage(dask_scheduler: Any, keys: list[Any]) -> list[tuple[Any, ...]]:
-        found = []
-        for key in keys:
-            (backup,) = dask_scheduler.tasks[key].dependencies
-            found.append((key, len(backup.dependencies), {w.address for w in backup.who_has}))
-        return found
-
-    holders = client.who_has(primaries)
-    for key, backup_dependencies, backup_holders in client.run_on_scheduler(
-        lineage, keys=[f.key for f in primaries]
-    ):
-        assert backup_dependencies == 0
-        assert backup_holders and not backup_holders & set(holders[key])
+    copies = futures_of(cut)
+    assert len(copies) == len(futures_of(array)) > 1
+    for dependencies, holders in _checkpoint_state(client, [f.key for f in copies]):
+        assert dependencies == 0
+        assert len(holders) == 2
     numpy.testing.assert_array_equal(get_backend().to_host(cut.compute()), host * 2)
+
+
+def test_the_memory_manager_keeps_both_copies_and_reduces_other_keys(client: Client) -> None:
+    """Every chunk, of a checkpoint and of an ordinary persisted array, is copied to both
+    workers; after an AMM run the checkpoint keys keep their two replicas and the
+    ordinary keys are reduced to one, as distributed's ``ReduceReplicas`` does."""
+    host = numpy.arange(20_000.0)
+    (array,) = execution.persist((dnp.asarray(host) + 1).to_dask())
+    (cut,) = execution.checkpoint(array)
+    (plain,) = execution.persist((dnp.asarray(host) * 3).to_dask())
+    wait(futures_of(plain))
+    keys = [f.key for f in futures_of(cut) + futures_of(plain)]
+    client.replicate(futures_of(cut) + futures_of(plain), n=2)
+    assert {len(holders) for _, holders in _checkpoint_state(client, keys)} == {2}
+    _run_amm(client)  # drops leave the scheduler's who_has at once
+    counts = [len(holders) for _, holders in _checkpoint_state(client, keys)]
+    assert counts == [2] * len(futures_of(cut)) + [1] * len(futures_of(plain))
+    numpy.testing.assert_array_equal(get_backend().to_host(cut.compute()), host + 1)
 
 
 def test_explicit_persist_keeps_its_lineage(client: Client) -> None:

@@ -12,15 +12,19 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import numpy
 import pytest
 from distributed import Client, LocalCluster, futures_of, wait
+from distributed.core import Status
 
 import dask_gpunumeric as dnp
 from benchmarks.long_loops import cg_steps, stencil_steps
+from dask_gpunumeric._backends import get_backend
+from dask_gpunumeric._runtime import execution
 from dask_gpunumeric.testing import assert_eq
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
@@ -110,3 +114,42 @@ def test_explicitly_persisted_array_survives_losing_its_only_copy(client: Client
     expected = numpy.sin(host) * 3 + 1
     assert_eq(x, expected)
     assert_eq(x.sum(), expected.sum())
+
+
+def _copies(client: Client, futures: list[Any]) -> set[int]:
+    """How many workers hold each of ``futures``."""
+    return {len(workers) for workers in client.who_has(futures).values()}
+
+
+def _wait_restarted(client: Client, killed: str) -> None:
+    """Until the scheduler has dropped ``killed`` and every nanny runs a worker again (a
+    worker killed while its nanny still starts it is not restarted)."""
+    deadline = time.monotonic() + 120  # a loaded 2-core machine restarts slowly
+    while time.monotonic() < deadline:
+        nannies = client.cluster.workers.values()
+        if killed not in client.scheduler_info()["workers"] and all(
+            n.status == Status.running for n in nannies
+        ):
+            break
+        time.sleep(0.1)
+    client.wait_for_workers(len(client.cluster.workers), timeout=120)
+
+
+def test_a_checkpoint_survives_two_losses_apart(client: Client) -> None:
+    """A checkpoint's chunks are held twice; after a worker holding one copy is killed,
+    the scheduler's active memory manager makes a second copy again
+    (``checkpoint_copies.py``), so a second loss, later, is survived too."""
+    host = numpy.linspace(-1.0, 1.0, 30_000)
+    (array,) = execution.persist((dnp.asarray(host) * 2 + 1).to_dask())
+    (cut,) = execution.checkpoint(array)
+    del array
+    futures = futures_of(cut)
+    for _ in range(2):
+        assert _copies(client, futures) == {2}
+        (holder, *_) = client.who_has(futures[:1])[futures[0].key]
+        os.kill(client.run(os.getpid, workers=[holder])[holder], signal.SIGKILL)
+        _wait_restarted(client, holder)
+        deadline = time.monotonic() + 60  # the AMM runs every 2 s
+        while _copies(client, futures) != {2} and time.monotonic() < deadline:
+            time.sleep(0.2)
+    numpy.testing.assert_array_equal(get_backend().to_host(cut.compute()), host * 2 + 1)
