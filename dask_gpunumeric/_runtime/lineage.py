@@ -5,9 +5,8 @@ lineage, to recompute it if a worker is lost: dask/distributed#809), and so does
 worker holding it. A loop that persists version after version therefore grows both by a
 few task records per iteration, without bound. A checkpoint replaces a persisted array's
 chunks by new keys with no lineage at all, registered as ``Client.scatter`` registers data
-(no task, no dependencies), each held by two workers: the one that held the chunk (its
-value renamed in place, no copy) and the next one in address order (a copy task's value,
-renamed in place). ``checkpoint_copies.CheckpointCopies`` keeps the two copies against
+(no task, no dependencies), each held by two workers: the one that held the chunk and
+the next one in address order (the values of identity tasks there, renamed in place). ``checkpoint_copies.CheckpointCopies`` keeps the two copies against
 the scheduler's active memory manager, and makes a new second copy when a worker holding
 one is lost.
 
@@ -90,23 +89,27 @@ def _checkpoint_futures(
     client: distributed.Client, futures: list[Future], keys: list[Any]
 ) -> list[Future]:
     """Futures of ``keys``, each the value of the same position of ``futures`` held by
-    its worker and by the next one (by itself alone on a one-worker cluster)."""
+    the worker holding it and by the next one (by that one alone on a one-worker
+    cluster): an identity task on each, whose value is then renamed in place (the
+    original chunk's replicas may move meanwhile: the active memory manager drops
+    extra ones; an identity task's value has one, which nothing else reads)."""
     _wait(client, futures)
     holders = _holders(client, futures)
     ring = sorted(client.nthreads())
-    seconds = [
-        client.submit(
-            _same, f, workers=[_next(ring, holders[f.key])], allow_other_workers=True, pure=False
-        )
+    copies = [
+        [
+            client.submit(_same, f, workers=[address], allow_other_workers=True, pure=False)
+            for address in dict.fromkeys([holders[f.key], _next(ring, holders[f.key])])
+        ]
         for f in futures
     ]
-    _wait(client, seconds)
-    second_holders = _holders(client, seconds)
+    _wait(client, [c for pair in copies for c in pair])
+    copy_holders = _holders(client, [c for pair in copies for c in pair])
     renames: dict[str, dict[Any, Any]] = collections.defaultdict(dict)
     who_has: dict[Any, list[str]] = {}
-    for first, second, key in zip(futures, seconds, keys, strict=True):
-        places = {holders[first.key]: first.key, second_holders[second.key]: second.key}
-        if len(places) < min(len(ring), checkpoint_copies.COPIES):
+    for pair, key in zip(copies, keys, strict=True):
+        places = {copy_holders[c.key]: c.key for c in pair}
+        if len(places) < len(pair):
             raise RuntimeError(f"both copies of {key} landed on one worker")
         for address, old in places.items():
             renames[address][old] = key
