@@ -4,7 +4,9 @@ default cluster, started at the first computation and reused until the interpret
 The embedded cluster is ``dask_cuda.LocalCUDACluster`` (one worker per GPU) where GPUs
 exist, else a ``distributed.LocalCluster`` with one single-threaded worker per core; both
 bound to ``gpunumeric.cluster.host`` (127.0.0.1), the dashboard too; over TLS when
-``gpunumeric.tls`` asks (``security.py``). Its settings are the
+``gpunumeric.tls`` asks (``security.py``). Its scheduler runs in a process of its own
+(``scheduler_process.py``: in this one, its event loop slowed every tiny operation), its
+nannies in this process (their workers exit with it). Its settings are the
 ``gpunumeric.cluster.*`` and ``gpunumeric.protocol`` keys (the ``dgn-run`` launcher sets
 them from its flags).
 """
@@ -27,7 +29,9 @@ import dask
 import distributed
 
 from . import config
+from .client_lookup import default_client
 from .scheduler_loss import lost_error
+from .scheduler_process import SchedulerProcess
 from .security import cluster_security, tls_enabled
 
 # Thread pools of numerical libraries read these when they load; a worker gets as many
@@ -110,10 +114,45 @@ def start_local_cluster(spec: LocalClusterSpec) -> Any:
         if spec.gpus:
             from dask_cuda import LocalCUDACluster
 
-            return LocalCUDACluster(
+            gpu_cluster = _with_scheduler_process(LocalCUDACluster)
+            return gpu_cluster(
                 CUDA_VISIBLE_DEVICES=list(range(spec.gpus)), **common, **_device_spilling()
             )
-        return distributed.LocalCluster(n_workers=spec.workers, **common)
+        return _with_scheduler_process(distributed.LocalCluster)(n_workers=spec.workers, **common)
+
+
+def _with_scheduler_process(cluster_class: type) -> type:
+    """``cluster_class`` (a ``SpecCluster``: ``LocalCluster``, ``LocalCUDACluster``) whose
+    scheduler runs in a ``SchedulerProcess`` with the options the class gives it."""
+    return type(cluster_class.__name__, (_SchedulerInItsOwnProcess, cluster_class), {})
+
+
+class _SchedulerInItsOwnProcess:
+    """The class builds its scheduler spec and starts in its constructor; ``_start`` is
+    the one hook between the two (``SpecCluster._start`` starts the spec's ``cls``)."""
+
+    scheduler: Any
+    scheduler_spec: dict[str, Any]
+
+    async def _start(self) -> None:
+        if self.scheduler is None and self.scheduler_spec["cls"] is not SchedulerProcess:
+            options = self.scheduler_spec.get("options", {})
+            self.scheduler_spec = {
+                "cls": SchedulerProcess,
+                "options": {
+                    "options": options,
+                    "imports": ["dask_gpunumeric"],
+                    "timeout": _scheduler_start_timeout(),
+                },
+            }
+        await super()._start()  # type: ignore[misc]
+
+
+def _scheduler_start_timeout() -> float:
+    """Seconds the scheduler process may take to listen: a minute, or distributed's
+    connect timeout where that is longer (a loaded machine imports slowly)."""
+    connect = dask.config.get("distributed.comm.timeouts.connect")
+    return max(60.0, float(dask.utils.parse_timedelta(connect, "s") or 0))
 
 
 def _transport(spec: LocalClusterSpec) -> dict[str, Any]:
@@ -179,9 +218,8 @@ def active_client() -> distributed.Client | None:
     next computation (``None`` here); a user's raises ``SchedulerLostError`` at once,
     instead of each request waiting out distributed's reconnection.
     """
-    try:
-        client = distributed.default_client()
-    except ValueError:
+    client = default_client()
+    if client is None:
         return None
     if client.status == "running":
         return client
