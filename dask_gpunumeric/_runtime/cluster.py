@@ -31,7 +31,7 @@ import distributed
 from . import config
 from .client_lookup import default_client
 from .scheduler_loss import lost_error
-from .scheduler_process import SchedulerProcess
+from .scheduler_process import with_scheduler_process
 from .security import cluster_security, tls_enabled
 
 # Thread pools of numerical libraries read these when they load; a worker gets as many
@@ -49,6 +49,9 @@ UCX_ENV_DEFAULTS = {"UCX_TLS": "tcp,self,sm", "UCX_NET_DEVICES": "lo"}
 # logs keep the last 1,000 entries by default; the batched-send logs' entries hold whole
 # messages (task specs included), so a long loop's scheduler grew until they filled.
 EMBEDDED_DISTRIBUTED_CONFIG = {"distributed.admin.low-level-log-length": 100}
+# The scheduler unpickles graphs, which name our task functions: it imports the package
+# in the background once it listens, not at the first graph.
+SCHEDULER_IMPORTS = ("dask_gpunumeric",)
 
 
 @dataclass(frozen=True)
@@ -114,45 +117,12 @@ def start_local_cluster(spec: LocalClusterSpec) -> Any:
         if spec.gpus:
             from dask_cuda import LocalCUDACluster
 
-            gpu_cluster = _with_scheduler_process(LocalCUDACluster)
+            gpu_cluster = with_scheduler_process(LocalCUDACluster, SCHEDULER_IMPORTS)
             return gpu_cluster(
                 CUDA_VISIBLE_DEVICES=list(range(spec.gpus)), **common, **_device_spilling()
             )
-        return _with_scheduler_process(distributed.LocalCluster)(n_workers=spec.workers, **common)
-
-
-def _with_scheduler_process(cluster_class: type) -> type:
-    """``cluster_class`` (a ``SpecCluster``: ``LocalCluster``, ``LocalCUDACluster``) whose
-    scheduler runs in a ``SchedulerProcess`` with the options the class gives it."""
-    return type(cluster_class.__name__, (_SchedulerInItsOwnProcess, cluster_class), {})
-
-
-class _SchedulerInItsOwnProcess:
-    """The class builds its scheduler spec and starts in its constructor; ``_start`` is
-    the one hook between the two (``SpecCluster._start`` starts the spec's ``cls``)."""
-
-    scheduler: Any
-    scheduler_spec: dict[str, Any]
-
-    async def _start(self) -> None:
-        if self.scheduler is None and self.scheduler_spec["cls"] is not SchedulerProcess:
-            options = self.scheduler_spec.get("options", {})
-            self.scheduler_spec = {
-                "cls": SchedulerProcess,
-                "options": {
-                    "options": options,
-                    "imports": ["dask_gpunumeric"],
-                    "timeout": _scheduler_start_timeout(),
-                },
-            }
-        await super()._start()  # type: ignore[misc]
-
-
-def _scheduler_start_timeout() -> float:
-    """Seconds the scheduler process may take to listen: a minute, or distributed's
-    connect timeout where that is longer (a loaded machine imports slowly)."""
-    connect = dask.config.get("distributed.comm.timeouts.connect")
-    return max(60.0, float(dask.utils.parse_timedelta(connect, "s") or 0))
+        cpu_cluster = with_scheduler_process(distributed.LocalCluster, SCHEDULER_IMPORTS)
+        return cpu_cluster(n_workers=spec.workers, **common)
 
 
 def _transport(spec: LocalClusterSpec) -> dict[str, Any]:
@@ -326,8 +296,9 @@ def close_embedded() -> None:
 # A cluster that lost its scheduler may not close cleanly: give up on it after this long.
 _CLOSE_TIMEOUT = 10
 
-# tornado logs the worker heartbeat callback that fails while its scheduler closes.
-_SHUTDOWN_LOGGERS = ("distributed", "tornado")
+# tornado logs the worker heartbeat callback that fails while its scheduler closes
+# (distributed's logging config gives "tornado.application" a level of its own).
+_SHUTDOWN_LOGGERS = ("distributed", "tornado", "tornado.application")
 
 
 def _silence_distributed_logging() -> None:

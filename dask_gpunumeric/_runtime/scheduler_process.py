@@ -6,7 +6,8 @@ NumPy code, which on a tiny ``x += 2 * y`` costs more than the operation itself
 (``benchmarks/latency.py``). ``SchedulerProcess`` is a ``distributed`` ``ProcessInterface``
 (the scheduler half of a ``SpecCluster``, as ``distributed.deploy.subprocess`` has one):
 it starts ``distributed.Scheduler(**options)`` in a child interpreter and returns once the
-child listens.
+child listens. ``with_scheduler_process(LocalCluster)`` is that class with its scheduler
+spec swapped for one.
 
 What the child gets from this process: the scheduler's options (``Security`` objects
 included, pickled through a private temporary directory that is removed once the child
@@ -42,6 +43,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import dask.config
+import dask.utils
 from distributed import Scheduler
 from distributed.deploy.spec import ProcessInterface
 
@@ -140,6 +142,43 @@ class SchedulerProcess(ProcessInterface):
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(process.wait(), 5)
                 return
+
+
+def with_scheduler_process(cluster_class: type, imports: Sequence[str] = ()) -> type:
+    """``cluster_class`` (a ``SpecCluster``: ``LocalCluster``, ``LocalCUDACluster``) whose
+    scheduler runs in a ``SchedulerProcess`` with the options the class gives it, importing
+    ``imports`` there."""
+    attributes = {"scheduler_imports": tuple(imports)}
+    return type(cluster_class.__name__, (_SchedulerInItsOwnProcess, cluster_class), attributes)
+
+
+class _SchedulerInItsOwnProcess:
+    """The class builds its scheduler spec and starts in its constructor; ``_start`` is
+    the one hook between the two (``SpecCluster._start`` starts the spec's ``cls``)."""
+
+    scheduler: Any
+    scheduler_spec: dict[str, Any]
+    scheduler_imports: tuple[str, ...] = ()
+
+    async def _start(self) -> None:
+        if self.scheduler is None and self.scheduler_spec["cls"] is not SchedulerProcess:
+            options = self.scheduler_spec.get("options", {})
+            self.scheduler_spec = {
+                "cls": SchedulerProcess,
+                "options": {
+                    "options": options,
+                    "imports": self.scheduler_imports,
+                    "timeout": _start_timeout(),
+                },
+            }
+        await super()._start()  # type: ignore[misc]
+
+
+def _start_timeout() -> float:
+    """Seconds the scheduler process may take to listen: a minute, or distributed's
+    connect timeout where that is longer (a loaded machine imports slowly)."""
+    connect = dask.config.get("distributed.comm.timeouts.connect")
+    return max(60.0, float(dask.utils.parse_timedelta(connect, "s") or 0))
 
 
 def main(handoff: pathlib.Path) -> None:
