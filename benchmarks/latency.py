@@ -15,10 +15,12 @@ this process, then the embedded cluster a user gets by default):
 Only the loop is timed: the checksum (a reduction, which goes to the scheduler) is computed
 after, and the embedded cluster is started before the first row that uses it (its start-up
 time is printed on its own). Each row prints microseconds per operation: wall-clock, CPU of
-the process (all threads) and CPU of the thread running the loop (on a loaded machine the
-wall-clock figure mostly measures the load: the CPU figures do not), and the wall-clock
-ratio to NumPy in the same run; all rows must give NumPy's checksum for their number of
-operations.
+the process (all threads: the client's event loop and the embedded cluster's nannies too)
+and CPU of the thread running the loop (on a loaded machine the wall-clock figure mostly
+measures the load: the CPU figures do not), and the wall-clock ratio to NumPy in the same
+run; all rows must give NumPy's checksum for their number of operations. The embedded
+cluster's scheduler runs in a process of its own: its CPU during each embedded-cluster row
+is printed after the table.
 
 Run from the repository root::
 
@@ -89,17 +91,53 @@ def measure(name: str, np: Any, operations: int) -> LatencySpec:
     return LatencySpec(name, operations, *timed_update(np, operations))
 
 
-def measure_ours(scheduler: str, operations: int, task_operations: int) -> list[LatencySpec]:
+def measure_ours(
+    scheduler: str,
+    operations: int,
+    task_operations: int,
+    report: Callable[[str], object] = lambda line: None,
+) -> list[LatencySpec]:
     """Ours on ``scheduler``, in process then through tasks."""
     import dask_gpunumeric
 
     label = SCHEDULER_LABELS.get(scheduler, scheduler)
     with dask_gpunumeric.config.set(scheduler=scheduler):
-        specs = [measure(f"dask_gpunumeric, {label}", dask_gpunumeric, operations)]
+        specs = [measure_noting_scheduler(f"dask_gpunumeric, {label}", operations, report)]
         with dask_gpunumeric.config.set(in_process_evaluation=False):
             name = f"  via tasks, {label}"
-            specs.append(measure(name, dask_gpunumeric, min(operations, task_operations)))
+            operations = min(operations, task_operations)
+            specs.append(measure_noting_scheduler(name, operations, report))
     return specs
+
+
+def measure_noting_scheduler(
+    name: str, operations: int, report: Callable[[str], object]
+) -> LatencySpec:
+    """``measure`` ours, reporting the CPU the embedded cluster's scheduler process used."""
+    import dask_gpunumeric
+
+    before = scheduler_process_cpu()
+    spec = measure(name, dask_gpunumeric, operations)
+    after = scheduler_process_cpu()
+    if before is not None and after is not None:
+        spent = (after - before) / operations * 1e6
+        report(f"{name.strip()}: scheduler process CPU {spent:.1f} us per operation")
+    return spec
+
+
+def scheduler_process_cpu() -> float | None:
+    """CPU seconds of the embedded cluster's scheduler process so far (``None`` without
+    one: threads, a user's cluster)."""
+    import psutil
+
+    from dask_gpunumeric._runtime import cluster
+
+    embedded = cluster.embedded_cluster()
+    pid = getattr(getattr(embedded, "scheduler", None), "pid", None)
+    if pid is None:
+        return None
+    times = psutil.Process(pid).cpu_times()
+    return float(times.user + times.system)
 
 
 def start_cluster() -> float:
@@ -118,15 +156,18 @@ def measure_all(
     dask_operations: int = 0,
     schedulers: Sequence[str] = ("threads",),
     report: Callable[[str], object] = lambda line: None,
+    notes: list[str] | None = None,
 ) -> list[LatencySpec]:
-    """NumPy first (the reference), then ours per scheduler, then dask.array."""
+    """NumPy first (the reference), then ours per scheduler, then dask.array; lines to
+    print after the table go to ``notes``."""
+    notes = [] if notes is None else notes
     import numpy
 
     specs = [measure("numpy", numpy, operations)]
     for scheduler in schedulers:
         if scheduler == "distributed":
             report(f"embedded cluster started in {start_cluster():.1f} s (not in the figures)")
-        specs.extend(measure_ours(scheduler, operations, task_operations))
+        specs.extend(measure_ours(scheduler, operations, task_operations, notes.append))
     if dask_operations:
         import dask
         import dask.array
@@ -186,14 +227,18 @@ def main() -> None:
         f"load average {os.getloadavg()[0]:.1f}",
         flush=True,
     )
+    notes: list[str] = []
     specs = measure_all(
         operations,
         args.task_operations,
         args.dask_operations if args.with_dask else 0,
         args.schedulers.split(","),
         report=lambda line: print(line, flush=True),
+        notes=notes,
     )
     print_table(specs)
+    for note in notes:
+        print(note)
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
 
 

@@ -4,7 +4,9 @@ default cluster, started at the first computation and reused until the interpret
 The embedded cluster is ``dask_cuda.LocalCUDACluster`` (one worker per GPU) where GPUs
 exist, else a ``distributed.LocalCluster`` with one single-threaded worker per core; both
 bound to ``gpunumeric.cluster.host`` (127.0.0.1), the dashboard too; over TLS when
-``gpunumeric.tls`` asks (``security.py``). Its settings are the
+``gpunumeric.tls`` asks (``security.py``). Its scheduler runs in a process of its own
+(``scheduler_process.py``: in this one, its event loop slowed every tiny operation), its
+nannies in this process (their workers exit with it). Its settings are the
 ``gpunumeric.cluster.*`` and ``gpunumeric.protocol`` keys (the ``dgn-run`` launcher sets
 them from its flags).
 """
@@ -27,7 +29,9 @@ import dask
 import distributed
 
 from . import config
+from .client_lookup import default_client
 from .scheduler_loss import lost_error
+from .scheduler_process import with_scheduler_process
 from .security import cluster_security, tls_enabled
 
 # Thread pools of numerical libraries read these when they load; a worker gets as many
@@ -45,6 +49,9 @@ UCX_ENV_DEFAULTS = {"UCX_TLS": "tcp,self,sm", "UCX_NET_DEVICES": "lo"}
 # logs keep the last 1,000 entries by default; the batched-send logs' entries hold whole
 # messages (task specs included), so a long loop's scheduler grew until they filled.
 EMBEDDED_DISTRIBUTED_CONFIG = {"distributed.admin.low-level-log-length": 100}
+# The scheduler unpickles graphs, which name our task functions: it imports the package
+# in the background once it listens, not at the first graph.
+SCHEDULER_IMPORTS = ("dask_gpunumeric",)
 
 
 @dataclass(frozen=True)
@@ -110,10 +117,12 @@ def start_local_cluster(spec: LocalClusterSpec) -> Any:
         if spec.gpus:
             from dask_cuda import LocalCUDACluster
 
-            return LocalCUDACluster(
+            gpu_cluster = with_scheduler_process(LocalCUDACluster, SCHEDULER_IMPORTS)
+            return gpu_cluster(
                 CUDA_VISIBLE_DEVICES=list(range(spec.gpus)), **common, **_device_spilling()
             )
-        return distributed.LocalCluster(n_workers=spec.workers, **common)
+        cpu_cluster = with_scheduler_process(distributed.LocalCluster, SCHEDULER_IMPORTS)
+        return cpu_cluster(n_workers=spec.workers, **common)
 
 
 def _transport(spec: LocalClusterSpec) -> dict[str, Any]:
@@ -179,9 +188,8 @@ def active_client() -> distributed.Client | None:
     next computation (``None`` here); a user's raises ``SchedulerLostError`` at once,
     instead of each request waiting out distributed's reconnection.
     """
-    try:
-        client = distributed.default_client()
-    except ValueError:
+    client = default_client()
+    if client is None:
         return None
     if client.status == "running":
         return client
@@ -288,8 +296,9 @@ def close_embedded() -> None:
 # A cluster that lost its scheduler may not close cleanly: give up on it after this long.
 _CLOSE_TIMEOUT = 10
 
-# tornado logs the worker heartbeat callback that fails while its scheduler closes.
-_SHUTDOWN_LOGGERS = ("distributed", "tornado")
+# tornado logs the worker heartbeat callback that fails while its scheduler closes
+# (distributed's logging config gives "tornado.application" a level of its own).
+_SHUTDOWN_LOGGERS = ("distributed", "tornado", "tornado.application")
 
 
 def _silence_distributed_logging() -> None:

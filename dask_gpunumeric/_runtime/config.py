@@ -17,10 +17,12 @@ _DEFAULTS_PATH = pathlib.Path(__file__).with_name("gpunumeric.yaml")
 def _load_defaults() -> None:
     with _DEFAULTS_PATH.open() as stream:
         defaults = yaml.safe_load(stream)
+    # Environment variables were read when dask.config was imported: DASK_GPUNUMERIC__*
+    # set since then are read now. Settings made before our import (a nanny's or the
+    # scheduler process's inherited config, a dask.config.set) stay: no refresh.
+    environment = dask.config.collect_env().get("gpunumeric", {})
+    dask.config.update(dask.config.config, {"gpunumeric": environment}, priority="old")
     dask.config.update_defaults(defaults)
-    # Environment variables were read when dask.config was imported; refresh so that
-    # DASK_GPUNUMERIC__* set before our import take precedence over the defaults.
-    dask.config.refresh()
 
 
 _load_defaults()

@@ -35,6 +35,27 @@ def test_environment_variable_chooses_the_backend() -> None:
     assert out == ["simulated-device", "SimulatedDeviceArray"]
 
 
+def test_settings_made_before_the_import_stay() -> None:
+    """Worker and scheduler processes get their client's config before importing us:
+    importing must not reset it; an environment variable set after dask's import (and
+    before ours) still counts."""
+    code = (
+        "import os, dask; "
+        "dask.config.set({'distributed.admin.low-level-log-length': 7, "
+        "'gpunumeric.persist-depth': 3}); "
+        "os.environ['DASK_GPUNUMERIC__FUSION'] = 'False'; "
+        "import dask_gpunumeric as np; "
+        "print(dask.config.get('distributed.admin.low-level-log-length'), "
+        "np.config.get('persist-depth'), np.config.get('fusion'), "
+        "np.config.get('min-chunk-elements') > 0)"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DASK_")}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out == ["7", "3", "False", "True"]
+
+
 def _agrees_with_dask(keys: list[str]) -> None:
     for key in keys:
         assert dnp.config.get(key, "absent") == dask.config.get(f"gpunumeric.{key}", "absent")
