@@ -25,6 +25,7 @@ from .._backends import get_backend
 from .._ir.scalar_program import ScalarProgram
 from .._ir.stencil import Access
 from .boxes import Box, bounding, box_shape, contains, difference, intersect, local, slices
+from .stencil_buffers import empty_block
 
 Pieces = dict[int, list[tuple[Box, Any]]]  # base -> (box in base coordinates, array)
 
@@ -67,7 +68,7 @@ def stencil_block(backend_name: str, spec: StencilSpec, plan: BlockPlan, *arrays
     (the flat route may write scratch values around it), then the cells the write leaves,
     then the rim."""
     backend = get_backend(backend_name)
-    out = backend.xp.empty(plan.shape, dtype=spec.dtype)
+    out = new_block(backend, plan.shape, spec.dtype)
     given = list(arrays)
     old = given.pop(0) if plan.copies_old else None
     pieces: Pieces = {}
@@ -89,6 +90,14 @@ def stencil_block(backend_name: str, spec: StencilSpec, plan: BlockPlan, *arrays
         views = operands(backend, spec, pieces, box)
         evaluate_into(backend, spec, views, target[local(box, whole)])
     return out
+
+
+def new_block(backend: Any, shape: tuple[int, ...], dtype: numpy.dtype) -> Any:
+    """An uninitialised output block: on the host over a reused buffer
+    (``stencil_buffers``), elsewhere from the backend (CuPy pools device memory itself)."""
+    if backend.name == "numpy":
+        return empty_block(shape, dtype)
+    return backend.xp.empty(shape, dtype=dtype)
 
 
 def flat_interior(
