@@ -39,8 +39,8 @@ def empty_block(shape: tuple[int, ...], dtype: numpy.dtype) -> numpy.ndarray:
     nbytes = math.prod(shape) * dtype.itemsize
     if nbytes < MIN_BYTES:
         return numpy.empty(shape, dtype=dtype)
-    raw = _take(nbytes)
-    lease = (ctypes.c_char * nbytes).from_buffer(raw)
+    raw: Any = _take(nbytes)  # typed Any: numpy's stubs know no buffer protocol of ctypes
+    lease: Any = (ctypes.c_char * nbytes).from_buffer(raw)
     weakref.finalize(lease, _give_back, raw)
     return numpy.frombuffer(lease, dtype=dtype).reshape(shape)
 
