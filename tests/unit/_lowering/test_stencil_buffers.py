@@ -82,3 +82,29 @@ def test_older_versions_and_live_views_keep_their_values(
         assert_eq(ours, expected)
     if backend == "numpy":  # the device keeps its own allocator (CuPy's pool)
         assert reused_buffers() > before
+
+
+def setitems_with_snapshots(np: Any) -> tuple[Any, ...]:
+    """Writes into a grid's blocks (copied into released buffers) while an older version
+    and a view are held."""
+    g = np.zeros((96, 96))
+    view = g[10:50, :]
+    g[:, 0] = -273.15
+    older = g * 1.0
+    g[0, :] = 40.0
+    g[40:60, 40:60] = 1.5
+    return g, view, older
+
+
+def test_writes_into_blocks_keep_older_versions(every_block_pooled: None) -> None:
+    for ours, expected in zip(
+        setitems_with_snapshots(dnp), setitems_with_snapshots(numpy), strict=True
+    ):
+        assert_eq(ours, expected)
+
+
+@pytest.mark.parametrize("value", [0, 0.0, -0.0, 2.5])
+def test_filled_blocks_keep_the_sign_of_zero(value: float) -> None:
+    shape = (100, 100)  # several blocks: filled by tasks
+    assert_eq(dnp.signbit(dnp.full(shape, value)), numpy.signbit(numpy.full(shape, value)))
+    assert_eq(dnp.full(shape, value), numpy.full(shape, value))
