@@ -26,6 +26,7 @@ from .._ir.scalar_program import ScalarProgram
 from .._ir.stencil import Access
 from .boxes import Box, bounding, box_shape, contains, difference, intersect, local, slices
 from .stencil_buffers import empty_block
+from .stencil_compiled import MIN_ELEMENTS, compiled_kernel
 
 Pieces = dict[int, list[tuple[Box, Any]]]  # base -> (box in base coordinates, array)
 
@@ -140,7 +141,24 @@ def flat_interior(
         corner = [low + s - b for (low, _), s, (b, _) in zip(inner, starts, box, strict=True)]
         offset = int(numpy.ravel_multi_index(corner, shape))
         views.append(array.reshape(-1)[offset : offset + length])
-    evaluate_into(backend, spec, views, out.reshape(-1)[start : start + length])
+    target = out.reshape(-1)[start : start + length]
+    if not compiled_into(backend, spec, views, target):
+        evaluate_into(backend, spec, views, target)
+    return True
+
+
+def compiled_into(backend: Any, spec: StencilSpec, views: list[Any], target: Any) -> bool:
+    """Run the compiled loop of a large host block's program (``stencil_compiled``) over
+    the flat views into ``target``; False (nothing written) when there is none yet."""
+    if backend.name != "numpy" or target.size < MIN_ELEMENTS:
+        return False
+    kernel = compiled_kernel(spec.program, target.size)
+    if kernel is None:
+        return False
+    try:
+        kernel(*views, target)
+    except TypeError:  # views of other layouts than the kernel was compiled for
+        return False
     return True
 
 
