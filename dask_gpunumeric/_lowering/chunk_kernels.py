@@ -78,7 +78,9 @@ def fill(
     xp = get_backend(backend_name).xp
     if value is None:
         return xp.empty(shape, dtype=dtype)
-    if not numpy.asarray(value, dtype=dtype).tobytes().strip(b"\0"):
+    probe = numpy.empty((), dtype=dtype)
+    numpy.copyto(probe, value, casting="unsafe")  # as numpy.full converts it
+    if not probe.tobytes().strip(b"\0"):
         # All-zero bits: calloc'd pages are only touched when first written.
         return xp.zeros(shape, dtype=dtype)
     return xp.full(shape, value, dtype=dtype)
