@@ -33,6 +33,12 @@ Run from the repository root::
     python -m benchmarks.halo --sizes 1000,4000 --iterations 20
     python -m benchmarks.halo --cluster                # ours and dask on a 2-worker cluster
     python -m benchmarks.halo --quick                  # small, for a smoke run
+    python -m benchmarks.halo --sizes 4000 --systems numpy,ours-on --profile
+
+``--profile`` runs ours-on once more per size and prints where an iteration's time goes:
+seconds per iteration in each kind of task (summed over the threads: ``stencil`` blocks,
+their ghost ``slab`` views, the grid's creation: ``fill``, ``setitem``...) and in the
+client (building, passes, lowering, scheduling: wall time outside dask's ``get``).
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ import argparse
 import contextlib
 import os
 import time
+from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -163,10 +170,15 @@ def checksum(grid: Any) -> float:
 
 
 def measure(
-    n: int, iterations: int, bandwidth: float, budget: float, show: Callable[[StencilRun], None]
+    n: int,
+    iterations: int,
+    bandwidth: float,
+    budget: float,
+    show: Callable[[StencilRun], None],
+    chosen: tuple[str, ...] = SYSTEMS,
 ) -> list[StencilRun]:
-    """Every system at size ``n``, each checked against NumPy's checksum and shown as soon
-    as it is measured."""
+    """The ``chosen`` systems at size ``n`` (NumPy always: the reference), each checked
+    against NumPy's checksum and shown as soon as it is measured."""
     import dask_gpunumeric
 
     chunks = dask_gpunumeric.zeros((n + 2, n + 2)).to_dask().chunks
@@ -187,6 +199,8 @@ def measure(
         "ours-on": lambda: (ours(n, iterations, halo=True), iterations),
     }
     for name, run in systems.items():
+        if name not in chosen:
+            continue
         (grid, done), seconds = timed(run)
         if done not in expected:
             expected[done] = checksum(stencil(numpy, n, done))
@@ -196,6 +210,36 @@ def measure(
         show(runs[-1])
         del grid
     return runs
+
+
+def profile(n: int, iterations: int) -> str:
+    """Where ours-on spends an iteration at size ``n`` (threaded scheduler: dask's local
+    callbacks time each task from its start to its result)."""
+    from dask.callbacks import Callback
+    from dask.utils import key_split
+
+    spent: dict[str, float] = defaultdict(float)
+    started: dict[Any, float] = {}
+
+    def pretask(key: Any, dsk: Any, state: Any) -> None:
+        started[key] = time.perf_counter()
+
+    def posttask(key: Any, result: Any, dsk: Any, state: Any, worker: Any) -> None:
+        name = key_split(key) + ("-slab" if str(key).find("-slab") >= 0 else "")
+        spent[name] += time.perf_counter() - started.pop(key)
+
+    def start(dsk: Any) -> None:
+        spent["(in dask get)"] -= time.perf_counter()
+
+    def finish(dsk: Any, state: Any, errored: bool) -> None:
+        spent["(in dask get)"] += time.perf_counter()
+
+    with Callback(start=start, pretask=pretask, posttask=posttask, finish=finish):
+        _, wall = timed(lambda: ours(n, iterations, halo=True))
+    spent["(client)"] = wall - spent["(in dask get)"]
+    parts = sorted(spent.items(), key=lambda item: -item[1])
+    per_iteration = ", ".join(f"{name} {1e3 * s / iterations:.1f}" for name, s in parts)
+    return f"profile ours-on N={n}: wall {1e3 * wall / iterations:.1f} ms/iter = {per_iteration}"
 
 
 def header(bandwidth: float, scheduler: str) -> str:
@@ -259,17 +303,24 @@ def main(argv: list[str] | None = None) -> list[StencilRun]:
     parser.add_argument("--dask-budget", type=float, default=120.0, help="seconds, dask-slices")
     parser.add_argument("--cluster", action="store_true", help="a LocalCluster, 2 workers")
     parser.add_argument("--quick", action="store_true", help="N=126,254, I=10, small copy")
+    parser.add_argument("--systems", help=f"comma-separated subset of {','.join(SYSTEMS)}")
+    parser.add_argument("--profile", action="store_true", help="where ours-on's time goes")
     args = parser.parse_args(argv)
     default_sizes, default_iterations = ("126,254", 10) if args.quick else ("1000,4000,10000", 50)
     sizes = [int(s) for s in (args.sizes or default_sizes).split(",")]
     iterations = args.iterations or default_iterations
+    systems = tuple((args.systems or ",".join(SYSTEMS)).split(","))
+    if unknown := set(systems) - set(SYSTEMS):
+        parser.error(f"unknown systems {sorted(unknown)}; choose among {', '.join(SYSTEMS)}")
     bandwidth = copy_bandwidth(1 << 22 if args.quick else COPY_ELEMENTS, 1 if args.quick else 3)
     runs: list[StencilRun] = []
     with scheduler(args.cluster) as name:
         print(header(bandwidth, name), flush=True)
         show = printer()
         for n in sizes:
-            runs += measure(n, iterations, bandwidth, args.dask_budget, show)
+            runs += measure(n, iterations, bandwidth, args.dask_budget, show, systems)
+            if args.profile:
+                print(profile(n, iterations), flush=True)
     return runs
 
 

@@ -13,6 +13,7 @@ import numpy
 
 from .._backends import get_backend
 from .._ir.scalar_program import ScalarProgram
+from . import stencil_buffers
 
 
 def as_chunk(backend_name: str, value: Any) -> Any:
@@ -77,6 +78,11 @@ def fill(
     xp = get_backend(backend_name).xp
     if value is None:
         return xp.empty(shape, dtype=dtype)
+    probe = numpy.empty((), dtype=dtype)
+    numpy.copyto(probe, value, casting="unsafe")  # as numpy.full converts it
+    if not probe.tobytes().strip(b"\0"):
+        # All-zero bits: calloc'd pages are only touched when first written.
+        return xp.zeros(shape, dtype=dtype)
     return xp.full(shape, value, dtype=dtype)
 
 
@@ -166,8 +172,14 @@ def to_device(backend_name: str, chunk: Any) -> Any:
 
 
 def write_block(block: Any, local: tuple[slice, ...], piece: Any) -> Any:
-    """A copy of ``block`` with ``block[local] = piece``: old versions stay intact."""
-    updated = block.copy()
+    """A copy of ``block`` with ``block[local] = piece``: old versions stay intact. A large
+    host block is copied into a released block's buffer when there is one (no page faults:
+    ``stencil_buffers``)."""
+    if type(block) is numpy.ndarray and block.nbytes >= stencil_buffers.MIN_BYTES:
+        updated = stencil_buffers.empty_block(block.shape, block.dtype)
+        numpy.copyto(updated, block)
+    else:
+        updated = block.copy()
     updated[local] = piece
     return updated
 

@@ -25,6 +25,8 @@ from .._backends import get_backend
 from .._ir.scalar_program import ScalarProgram
 from .._ir.stencil import Access
 from .boxes import Box, bounding, box_shape, contains, difference, intersect, local, slices
+from .stencil_buffers import empty_block
+from .stencil_compiled import MIN_ELEMENTS, compiled_kernel
 
 Pieces = dict[int, list[tuple[Box, Any]]]  # base -> (box in base coordinates, array)
 
@@ -67,7 +69,7 @@ def stencil_block(backend_name: str, spec: StencilSpec, plan: BlockPlan, *arrays
     (the flat route may write scratch values around it), then the cells the write leaves,
     then the rim."""
     backend = get_backend(backend_name)
-    out = backend.xp.empty(plan.shape, dtype=spec.dtype)
+    out = new_block(backend, plan.shape, spec.dtype)
     given = list(arrays)
     old = given.pop(0) if plan.copies_old else None
     pieces: Pieces = {}
@@ -89,6 +91,14 @@ def stencil_block(backend_name: str, spec: StencilSpec, plan: BlockPlan, *arrays
         views = operands(backend, spec, pieces, box)
         evaluate_into(backend, spec, views, target[local(box, whole)])
     return out
+
+
+def new_block(backend: Any, shape: tuple[int, ...], dtype: numpy.dtype) -> Any:
+    """An uninitialised output block: on the host over a reused buffer
+    (``stencil_buffers``), elsewhere from the backend (CuPy pools device memory itself)."""
+    if backend.name == "numpy":
+        return empty_block(shape, dtype)
+    return backend.xp.empty(shape, dtype=dtype)
 
 
 def flat_interior(
@@ -131,7 +141,24 @@ def flat_interior(
         corner = [low + s - b for (low, _), s, (b, _) in zip(inner, starts, box, strict=True)]
         offset = int(numpy.ravel_multi_index(corner, shape))
         views.append(array.reshape(-1)[offset : offset + length])
-    evaluate_into(backend, spec, views, out.reshape(-1)[start : start + length])
+    target = out.reshape(-1)[start : start + length]
+    if not compiled_into(backend, spec, views, target):
+        evaluate_into(backend, spec, views, target)
+    return True
+
+
+def compiled_into(backend: Any, spec: StencilSpec, views: list[Any], target: Any) -> bool:
+    """Run the compiled loop of a large host block's program (``stencil_compiled``) over
+    the flat views into ``target``; False (nothing written) when there is none yet."""
+    if backend.name != "numpy" or target.size < MIN_ELEMENTS:
+        return False
+    kernel = compiled_kernel(spec.program, target.size)
+    if kernel is None:
+        return False
+    try:
+        kernel(*views, target)
+    except TypeError:  # views of other layouts than the kernel was compiled for
+        return False
     return True
 
 

@@ -19,3 +19,18 @@ def test_halo_benchmark_runs_every_system_correctly(capsys: pytest.CaptureFixtur
     assert all(r.blocks and r.blocks > 1 for r in runs if r.system.startswith("ours") and r.n == 94)
     table = capsys.readouterr().out
     assert "copy bandwidth" in table and all(system in table for system in SYSTEMS)
+
+
+def test_profile_of_chosen_systems(capsys: pytest.CaptureFixture[str]) -> None:
+    # the documented `--systems numpy,ours-on --profile`, at a tiny size
+    runs = main(["--quick", "--sizes", "94", "--iterations", "3", "--systems", "numpy,ours-on"])
+    assert [r.system for r in runs] == ["numpy", "ours-on"] and all(r.correct for r in runs)
+    capsys.readouterr()
+    main(["--quick", "--sizes", "94", "--iterations", "3", "--systems", "ours-on", "--profile"])
+    (line,) = [x for x in capsys.readouterr().out.splitlines() if x.startswith("profile")]
+    assert "ours-on N=94" in line and "stencil " in line and "(client)" in line, line
+
+
+def test_unknown_systems_are_refused() -> None:
+    with pytest.raises(SystemExit):
+        main(["--quick", "--systems", "numpy,cupynumeric"])
