@@ -33,6 +33,7 @@ EXERCISED_BY = {
     '.venv/bin/pip install -e ".[notebook]"': ".ci/run: notebooks: pip install '.[notebook]'",
     ".venv/bin/python -m pytest --nbmake notebooks/": ".ci/run: pytest -q --nbmake",
     "dgn-run --profile report.html --dataflow graph.svg examples/stencil.py -n 2000 -i 50": "tests/cluster/test_launcher.py::test_stencil_on_the_embedded_cluster_with_every_diagnostic",
+    "python -m benchmarks.soak --quick": "tests/unit/test_soak_benchmark.py::test_quick_soak_on_the_embedded_cluster",
 }
 
 RUN_HERE = (
