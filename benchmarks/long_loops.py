@@ -31,11 +31,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import psutil
+from benchmarks.loop_samples import MiB, client_rss, loop_client, scheduler_tasks, worker_rss
 
 STENCIL_CHECKPOINTS = (100, 1_000, 10_000)
 CG_CHECKPOINTS = (100, 1_000, 2_000)
-MiB = 2**20
 
 
 @dataclass(frozen=True)
@@ -51,18 +50,6 @@ class LoopSample:
     scheduler_tasks: int | None  # task records the scheduler holds (lineage included)
 
 
-def _worker_rss(client: Any) -> int | None:
-    if client is None:
-        return None
-    return sum(client.run(lambda: psutil.Process().memory_info().rss).values())
-
-
-def _scheduler_tasks(client: Any) -> int | None:
-    if client is None:
-        return None
-    return client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks))
-
-
 def _sample(
     iteration: int, window_start: tuple[float, float], window: int, client: Any
 ) -> LoopSample:
@@ -71,16 +58,16 @@ def _sample(
         iteration,
         (time.perf_counter() - window_start[0]) / window,
         (time.process_time() - window_start[1]) / window,
-        psutil.Process().memory_info().rss,
+        client_rss(),
         peak,
-        _worker_rss(client),
-        _scheduler_tasks(client),
+        worker_rss(client),
+        scheduler_tasks(client),
     )
 
 
-def stencil_steps(np: Any, n: int) -> tuple[Iterator[None], Callable[[], float]]:
-    """The stencil of ``examples/stencil.py`` one iteration per ``next``, and a reader of
-    one grid element (the synchronization)."""
+def stencil_grid(np: Any, n: int) -> tuple[Any, Iterator[None]]:
+    """The grid of ``examples/stencil.py`` (interior ``n`` x ``n``) and its stencil, one
+    iteration per ``next``."""
     grid = np.zeros((n + 2, n + 2))
     grid[:, 0] = -273.15
     grid[:, -1] = -273.15
@@ -94,7 +81,14 @@ def stencil_steps(np: Any, n: int) -> tuple[Iterator[None], Callable[[], float]]
             center[:] = 0.2 * (center + north + east + west + south)
             yield
 
-    return steps(), lambda: float(grid[n // 2, n // 2])
+    return grid, steps()
+
+
+def stencil_steps(np: Any, n: int) -> tuple[Iterator[None], Callable[[], float]]:
+    """The stencil of ``examples/stencil.py`` one iteration per ``next``, and a reader of
+    one grid element (the synchronization)."""
+    grid, steps = stencil_grid(np, n)
+    return steps, lambda: float(grid[n // 2, n // 2])
 
 
 def cg_steps(np: Any, n: int, tol: float = 1e-10) -> tuple[Iterator[None], Callable[[], float]]:
@@ -175,17 +169,9 @@ def main() -> None:
     parser.add_argument("--cg-n", type=int, default=400, help="CG system size")
     args = parser.parse_args()
     divisor = 10 if args.quick else 1
-    import dask
-
     # Threaded in this process unless --cluster: then the embedded cluster (what a
     # script gets by default), with 2 single-threaded workers.
-    scheduler = "distributed" if args.cluster else "threads"
-    with dask.config.set({"gpunumeric.scheduler": scheduler, "gpunumeric.cluster.workers": 2}):
-        client = None
-        if args.cluster:
-            from dask_gpunumeric._runtime.cluster import client_for_computation
-
-            client = client_for_computation()
+    with loop_client(args.cluster, workers=2) as client:
         _run(args, client, divisor)
 
 

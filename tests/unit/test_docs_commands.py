@@ -34,6 +34,7 @@ EXERCISED_BY = {
     ".venv/bin/python -m pytest --nbmake notebooks/": ".ci/run: pytest -q --nbmake",
     "dgn-run --profile report.html --dataflow graph.svg examples/stencil.py -n 2000 -i 50": "tests/cluster/test_launcher.py::test_stencil_on_the_embedded_cluster_with_every_diagnostic",
     "python -m benchmarks.halo --sizes 4000 --iterations 20 --systems numpy,ours-on --profile": "tests/unit/test_halo_benchmark.py::test_profile_of_chosen_systems",
+    "python -m benchmarks.soak --quick": "tests/unit/test_soak_benchmark.py::test_quick_soak_on_the_embedded_cluster",
 }
 
 RUN_HERE = (
