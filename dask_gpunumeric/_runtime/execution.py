@@ -61,13 +61,14 @@ def persist(*collections: Any) -> tuple[Any, ...]:
 def checkpoint(*arrays: Any) -> tuple[Any, ...]:
     """Persisted ``arrays`` with their lineage cut on a distributed client
     (``lineage.checkpoint``: blocks until they are computed), and the scheduler's history
-    of finished task groups dropped (``history.py``); unchanged elsewhere, where no
-    scheduler keeps either."""
+    of finished task groups and every process's cache of key names dropped
+    (``history.py``); unchanged elsewhere, where no scheduler keeps either."""
     client = _distributed_client()
     if client is None:
         return arrays
     cut = lineage.checkpoint(client, arrays)
     history.forget_finished_groups(client)
+    history.forget_key_names(client)
     return cut
 
 

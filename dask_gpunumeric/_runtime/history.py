@@ -7,6 +7,12 @@ every iteration makes a few groups per iteration: about 17 MiB of scheduler memo
 1,000 stencil iterations, measured. :func:`forget_finished_groups` drops the groups whose
 tasks are all forgotten (part of what #7977 proposes upstream). The dashboard's span and
 computation views then show recent work only.
+
+Every process also remembers the name of every key it met: ``dask.utils.key_split`` is an
+``lru_cache`` of 100,000 keys, about 20 MiB once full. A loop's keys are never met again,
+so :func:`forget_key_names` empties it in the client, the scheduler and the workers
+(measured by ``benchmarks/soak.py``: it filled by iteration 6,000-8,000 of the stencil,
+which read as growth until then).
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import dask.utils
 import distributed
 
 logger = logging.getLogger(__name__)
@@ -26,6 +33,21 @@ def forget_finished_groups(client: distributed.Client) -> None:
         client.run_on_scheduler(_forget_on_scheduler)
     except Exception as error:  # an older or remote scheduler without our package
         logger.info("scheduler history not pruned: %r", error)
+
+
+def forget_key_names(client: distributed.Client) -> None:
+    """Empty ``dask.utils.key_split``'s cache here and on ``client``'s scheduler and
+    workers (best effort, as :func:`forget_finished_groups`)."""
+    _forget_key_names()
+    try:
+        client.run_on_scheduler(_forget_key_names)
+        client.run(_forget_key_names)
+    except Exception as error:  # a worker lost meanwhile keeps nothing anyway
+        logger.info("key name caches not emptied: %r", error)
+
+
+def _forget_key_names(dask_scheduler: Any = None) -> None:
+    dask.utils.key_split.cache_clear()
 
 
 def _forget_on_scheduler(dask_scheduler: Any) -> None:

@@ -6,9 +6,11 @@ user's ``persist()`` keeps its full lineage, and results equal NumPy's."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
+import dask.utils
 import numpy
 import pytest
 from distributed import Client, futures_of, wait
@@ -118,3 +120,23 @@ def test_checkpoint_is_the_identity_on_local_schedulers() -> None:
     with dnp.config.set(scheduler="threads"):
         (array,) = execution.persist((dnp.arange(10_000.0) * 3).to_dask())
         assert execution.checkpoint(array) == (array,)
+
+
+def test_a_checkpoint_empties_every_process_cache_of_key_names(client: Client) -> None:
+    """``dask.utils.key_split``'s cache (100,000 keys, never met again in a loop) is
+    emptied in the client, the scheduler and the workers at each lineage cut."""
+
+    def fill(dask_scheduler: Any = None) -> int:
+        for i in range(1_000):
+            dask.utils.key_split(f"gone-{i}-{os.getpid()}")
+        return dask.utils.key_split.cache_info().currsize
+
+    def size(dask_scheduler: Any = None) -> int:
+        return dask.utils.key_split.cache_info().currsize
+
+    assert fill() >= 1_000 and client.run_on_scheduler(fill) >= 1_000
+    assert min(client.run(fill).values()) >= 1_000
+    (array,) = execution.persist((dnp.arange(20_000.0) * 2).to_dask())
+    execution.checkpoint(array)
+    sizes = [size(), client.run_on_scheduler(size), *client.run(size).values()]
+    assert max(sizes) < 1_000, sizes
