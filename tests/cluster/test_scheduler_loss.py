@@ -148,7 +148,11 @@ def test_the_embedded_cluster_is_restarted_after_losing_its_scheduler(embedded_m
     x = dnp.arange(100_000.0)
     assert_eq((x + 1).sum(), (numpy.arange(100_000.0) + 1).sum())
     lost = cluster.embedded_cluster()
+    client = cluster.active_client()
     os.kill(lost.scheduler.pid, signal.SIGKILL)  # its scheduler process goes away
+    deadline = time.monotonic() + 30
+    while client.status == "running" and time.monotonic() < deadline:
+        time.sleep(0.05)  # noticed first: a loss noticed mid-computation raises instead
     with pytest.warns(cluster.EmbeddedClusterRestartedWarning, match=lost.scheduler_address):
         assert_eq((x * 2).sum(), (numpy.arange(100_000.0) * 2).sum())
     restarted = cluster.embedded_cluster()
