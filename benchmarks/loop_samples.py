@@ -1,8 +1,9 @@
 """What the long-loop benchmarks sample, and the scheduler their loops run on.
 
 Shared by ``benchmarks/long_loops.py`` and ``benchmarks/soak.py``: the client's RSS, the
-workers' RSS (each worker's, summed), the task records the scheduler holds, and the client
-a loop computes with (the embedded cluster, or none: dask's threaded scheduler).
+scheduler's (the embedded cluster's scheduler runs in a process of its own), the workers'
+(each worker's, summed), the task records and spans the scheduler holds, and the client a
+loop computes with (the embedded cluster, or none: dask's threaded scheduler).
 """
 
 from __future__ import annotations
@@ -17,9 +18,16 @@ MiB = 2**20
 
 
 def client_rss() -> int:
-    """The resident set size of this process (with the embedded cluster, the scheduler's
-    too: a ``LocalCluster``'s scheduler runs in the client's process)."""
+    """The resident set size of this process (the client's; the embedded cluster's
+    scheduler and workers run in processes of their own)."""
     return int(psutil.Process().memory_info().rss)
+
+
+def scheduler_rss(client: Any) -> int | None:
+    """The scheduler process's RSS, or ``None`` without a distributed client."""
+    if client is None:
+        return None
+    return int(client.run_on_scheduler(lambda: psutil.Process().memory_info().rss))
 
 
 def worker_rss_each(client: Any) -> dict[str, int] | None:
@@ -40,6 +48,23 @@ def scheduler_tasks(client: Any) -> int | None:
     if client is None:
         return None
     return int(client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)))
+
+
+def scheduler_spans(client: Any) -> tuple[int, int] | None:
+    """How many spans the scheduler's spans extension holds and how many task groups they
+    name (distributed keeps both for the scheduler's lifetime), or ``None`` without a
+    client or the extension."""
+    if client is None:
+        return None
+
+    def count(dask_scheduler: Any) -> tuple[int, int] | None:
+        spans = dask_scheduler.extensions.get("spans")
+        if spans is None:
+            return None
+        return len(spans.spans), sum(len(s.groups) for s in spans.spans.values())
+
+    found = client.run_on_scheduler(count)
+    return None if found is None else (int(found[0]), int(found[1]))
 
 
 @contextlib.contextmanager

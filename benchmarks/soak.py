@@ -9,14 +9,15 @@ agree within ``RTOL`` (the blocks' sums add in another order than NumPy's pairwi
 
 Every ``--every`` iterations the loop reads one element (so the work is done) and samples:
 wall and client-CPU time per iteration over the window since the previous sample, the
-client's RSS (the embedded cluster's scheduler runs in this process, so it is included),
-the workers' RSS summed and the largest worker's, and the task records the scheduler
-holds. A row is printed per sample as the run goes.
+client's RSS, the scheduler's (the embedded cluster's scheduler runs in a process of its
+own), the workers' RSS summed and the largest worker's, the task records the scheduler
+holds, and the spans of distributed's spans extension with the task groups they name. A
+row is printed per sample as the run goes.
 
 The verdict compares the mean of the first quarter of the samples taken after warm-up
 (the first ``WARMUP_FRACTION`` of the iterations: imports, the cluster's first tasks,
-allocator arenas filling) with the mean of the last quarter, for the client and for the
-workers' sum: "flat" when the growth is at most ``FLAT_FRACTION`` (10%) of the first
+allocator arenas filling) with the mean of the last quarter, for the client, the
+scheduler and the workers' sum: "flat" when the growth is at most ``FLAT_FRACTION`` (10%) of the first
 quarter's mean or at most ``SLACK_MIB`` (8 MiB), whichever is larger, else "GROWING".
 The absolute slack covers quantities where 10% is less than what a sample's timing alone
 moves: a sample may fall while a persisted version and its successor are both held
@@ -48,7 +49,15 @@ from typing import Any
 import numpy
 
 from benchmarks.long_loops import stencil_grid
-from benchmarks.loop_samples import MiB, client_rss, loop_client, scheduler_tasks, worker_rss_each
+from benchmarks.loop_samples import (
+    MiB,
+    client_rss,
+    loop_client,
+    scheduler_rss,
+    scheduler_spans,
+    scheduler_tasks,
+    worker_rss_each,
+)
 
 RTOL = 1e-9
 WARMUP_FRACTION = 0.1
@@ -60,15 +69,18 @@ EXIT_GROWING = 4
 
 @dataclass(frozen=True)
 class SoakSample:
-    """The loop's state at ``iteration``; worker fields are ``None`` on threads."""
+    """The loop's state at ``iteration``; cluster fields are ``None`` on threads."""
 
     iteration: int
     seconds_per_iteration: float  # wall clock, over the window since the previous sample
     cpu_per_iteration: float  # this process's CPU time, same window
     client_rss: int
+    scheduler_rss: int | None  # the scheduler's process
     worker_rss: int | None  # summed over the workers
     worker_rss_max: int | None  # the largest worker's
     scheduler_tasks: int | None
+    scheduler_spans: int | None  # distributed's spans extension: spans held
+    span_groups: int | None  # and the task groups they name
 
 
 @dataclass
@@ -137,15 +149,18 @@ def soak(
 
 
 def _sample(iteration: int, window: tuple[float, float], length: int, client: Any) -> SoakSample:
-    each = worker_rss_each(client)
+    each, spans = worker_rss_each(client), scheduler_spans(client)
     return SoakSample(
         iteration,
         (time.perf_counter() - window[0]) / length,
         (time.process_time() - window[1]) / length,
         client_rss(),
+        scheduler_rss(client),
         None if each is None else sum(each.values()),
         None if each is None else max(each.values()),
         scheduler_tasks(client),
+        None if spans is None else spans[0],
+        None if spans is None else spans[1],
     )
 
 
@@ -189,8 +204,8 @@ def differences(ours: Reductions, theirs: Reductions, grid: Any, grid_np: Any) -
 
 
 HEADER = (
-    f"{'iteration':>10} {'ms/it':>8} {'cpu ms/it':>10} {'client MiB':>11} "
-    f"{'workers MiB':>12} {'max worker':>11} {'sched tasks':>12}"
+    f"{'iteration':>10} {'ms/it':>8} {'cpu ms/it':>10} {'client MiB':>11} {'sched MiB':>10} "
+    f"{'workers MiB':>12} {'max worker':>11} {'sched tasks':>12} {'spans':>6} {'groups':>7}"
 )
 
 
@@ -200,27 +215,33 @@ def row(s: SoakSample) -> str:
     def mib(value: int | None) -> str:
         return "-" if value is None else f"{value / MiB:.1f}"
 
-    tasks = "-" if s.scheduler_tasks is None else str(s.scheduler_tasks)
+    def count(value: int | None) -> str:
+        return "-" if value is None else str(value)
+
     return (
         f"{s.iteration:>10} {s.seconds_per_iteration * 1e3:>8.2f} "
         f"{s.cpu_per_iteration * 1e3:>10.2f} {mib(s.client_rss):>11} "
-        f"{mib(s.worker_rss):>12} {mib(s.worker_rss_max):>11} {tasks:>12}"
+        f"{mib(s.scheduler_rss):>10} {mib(s.worker_rss):>12} {mib(s.worker_rss_max):>11} "
+        f"{count(s.scheduler_tasks):>12} {count(s.scheduler_spans):>6} "
+        f"{count(s.span_groups):>7}"
     )
 
 
 def summarize(samples: list[SoakSample], settings: SoakSettings) -> list[Verdict]:
-    """The verdicts for the client's RSS and (on a cluster) the workers' summed RSS."""
+    """The verdicts for the client's RSS and (on a cluster) the scheduler's and the
+    workers' summed RSS."""
     warmup = int(WARMUP_FRACTION * settings.iterations)
     verdicts = [verdict("client", samples, [s.client_rss for s in samples], warmup)]
     if samples and samples[0].worker_rss is not None:
-        values = [s.worker_rss or 0 for s in samples]
-        verdicts.append(verdict("workers", samples, values, warmup))
+        scheduler = [s.scheduler_rss or 0 for s in samples]
+        verdicts.append(verdict("scheduler", samples, scheduler, warmup))
+        verdicts.append(verdict("workers", samples, [s.worker_rss or 0 for s in samples], warmup))
     return verdicts
 
 
 def verdict_line(v: Verdict) -> str:
     return (
-        f"{v.name:>8} RSS: first quarter {v.first_mib:.1f} MiB, last quarter "
+        f"{v.name:>9} RSS: first quarter {v.first_mib:.1f} MiB, last quarter "
         f"{v.last_mib:.1f} MiB, growth {v.growth_mib:+.1f} MiB ({v.growth_percent:+.1f}%, "
         f"{v.mib_per_1000:+.2f} MiB per 1,000 iterations): "
         f"{'flat' if v.flat else 'GROWING'}"
