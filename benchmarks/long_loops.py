@@ -7,8 +7,8 @@ the same work) for 2,000. At each checkpoint the loop synchronizes (reads one el
 prints the time per iteration over the window since the previous checkpoint (wall-clock,
 and the client process's CPU time, steadier on a shared machine), the client's
 current and peak RSS, and with ``--cluster`` the workers' RSS and the number of task
-records the scheduler holds (the client's RSS includes the scheduler's: a LocalCluster's
-scheduler runs in this process). The policy keeping them flat is ``Store``'s auto-persist
+records the scheduler holds (the embedded cluster's scheduler runs in a process of its
+own: its RSS is not in the client's; ``benchmarks/soak.py`` samples it). The policy keeping them flat is ``Store``'s auto-persist
 (``gpunumeric.persist-depth``) and materialization persisting live stores; on a
 distributed client persists are ``client.persist`` (asynchronous) and every
 ``gpunumeric.checkpoint-every``-th cuts the lineage the scheduler keeps

@@ -1,5 +1,6 @@
 """The soak benchmark: ``--quick`` on the embedded cluster has its samples at the right
-iterations with every field positive and NumPy's results; the verdict and the comparison
+iterations with every field positive (the scheduler process's RSS included) and NumPy's
+results, and a verdict for the client, the scheduler and the workers; the verdict and the comparison
 can say "GROWING" and "differs". No timing and no flatness threshold is asserted at these
 sizes (memory is noisy over 600 iterations: the verdict is the full run's job)."""
 
@@ -20,10 +21,12 @@ from benchmarks.soak import (
     EXIT_GROWING,
     Reductions,
     SoakSample,
+    SoakSettings,
     differences,
     exit_status,
     parse,
     run,
+    summarize,
     verdict,
 )
 from examples.stencil import stencil
@@ -53,12 +56,15 @@ def test_quick_soak_on_the_embedded_cluster(backend: str, tmp_path: pathlib.Path
     for sample in record["samples"]:
         assert all(value > 0 for value in sample.values()), sample
         assert sample["worker_rss"] >= sample["worker_rss_max"]
+        assert sample["scheduler_rss"] > 0 and sample["scheduler_spans"] > 0
     assert record["chunks"] == [[256, 256], [256, 256]]
     assert record["differences"] == []
     assert record["ours"]["iterations"] == list(range(50, 601, 50))
     sums, maxima = _numpy_reductions(510, range(50, 601, 50))
     numpy.testing.assert_allclose(record["ours"]["sums"], sums, rtol=1e-9)
     numpy.testing.assert_allclose(record["ours"]["maxima"], maxima, rtol=1e-9)
+    assert [v["name"] for v in record["verdicts"]] == ["client", "scheduler", "workers"]
+    assert "scheduler RSS: first quarter" in done.stdout
     assert "flat" in done.stdout or "GROWING" in done.stdout
 
 
@@ -68,7 +74,10 @@ def test_threaded_soak_records_numpys_results() -> None:
     seen: list[SoakSample] = []
     record = run(args, seen.append)
     assert [s.iteration for s in seen] == [20, 40, 60]
-    assert all(s.worker_rss is None and s.client_rss > 0 for s in seen)
+    assert all(s.client_rss > 0 for s in seen)
+    cluster_only = ("scheduler_rss", "worker_rss", "worker_rss_max", "scheduler_tasks")
+    cluster_only += ("scheduler_spans", "span_groups")
+    assert all(getattr(s, name) is None for s in seen for name in cluster_only)
     assert record["chunks"] == [[64, 64], [64, 64]]
     assert record["differences"] == []
     sums, maxima = _numpy_reductions(126, range(15, 61, 15))
@@ -79,7 +88,7 @@ def test_threaded_soak_records_numpys_results() -> None:
 
 def _samples(rss_mib: list[float]) -> list[SoakSample]:
     return [
-        SoakSample(100 * (i + 1), 1e-3, 1e-3, int(m * MiB), None, None, None)
+        SoakSample(100 * (i + 1), 1e-3, 1e-3, int(m * MiB), None, None, None, None, None, None)
         for i, m in enumerate(rss_mib)
     ]
 
@@ -100,6 +109,22 @@ def test_verdict(rss_mib: list[float], flat: bool) -> None:
     assert found.flat is flat
     assert found.first_mib == pytest.approx(numpy.mean(rss_mib[1:3]))
     assert found.last_mib == pytest.approx(numpy.mean(rss_mib[-2:]))
+
+
+def test_a_growing_scheduler_alone_is_growing() -> None:
+    flat, growing = [100, 100, 100, 101, 100, 101, 100, 100, 101], [100 + 5 * i for i in range(9)]
+    samples = [
+        SoakSample(100 * (i + 1), 1e-3, 1e-3, c * MiB, s * MiB, 2 * c * MiB, c * MiB, 1, 1, 1)
+        for i, (c, s) in enumerate(zip(flat, growing, strict=True))
+    ]
+    found = summarize(samples, SoakSettings(900, 100, 50, 510))
+    assert [(v.name, v.flat) for v in found] == [
+        ("client", True),
+        ("scheduler", False),
+        ("workers", True),
+    ]
+    record = {"differences": [], "verdicts": [vars(v) for v in found]}
+    assert exit_status(record) == EXIT_GROWING
 
 
 def test_differences_are_found() -> None:
