@@ -38,9 +38,9 @@ def client(shared_cluster: LocalCluster) -> Iterator[Client]:
 
 @pytest.fixture(autouse=True)
 def distributed_scheduler(backend: str) -> Iterator[None]:
-    """Computations go to the active client (the suite's default is threads), with owner
-    placement on (``gpunumeric.placement``; off by default)."""
-    with dnp.config.set(scheduler="distributed", placement=True):
+    """Computations go to the active client (the suite's default is threads), with the
+    default configuration otherwise (owner placement, ``gpunumeric.placement``, on)."""
+    with dnp.config.set(scheduler="distributed"):
         yield
 
 
