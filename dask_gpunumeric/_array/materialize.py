@@ -10,6 +10,7 @@ import numpy
 
 from .._backends import get_backend
 from .._ir.expr import Expr
+from .._ir.indexing import SetItem, Slice
 from .._ir.leaves import ChunkValue, DaskData
 from .._lowering import lower, lower_all
 from .._lowering.in_process import evaluate_small
@@ -106,16 +107,45 @@ def _persist_with_stores(
     """Persist ``expr`` and ``stores``' versions in one run; the stores continue from
     their persisted leaves, with their lineage cut if ``checkpoint`` (``expr``'s too if
     ``cut_first``). Unoptimized: every store's key must be computed exactly once and
-    keep its task, or a distributed scheduler sees two run_specs for one key."""
+    keep its task, or a distributed scheduler sees two run_specs for one key.
+
+    A store whose version is the value written whole by another persisted version
+    (``average`` in ``center[:] = average``) is not persisted itself: it becomes a view of
+    that version's leaf, which holds its values. Persisting it would make it a second
+    output of the run, and a value read twice cannot be written through (the stencil of
+    an iteration would be computed as a new array and then copied into the grid).
+    """
     backend = get_backend().name
-    arrays = execution.persist(*lower_all([expr, *(s.version for s in stores)], backend))
+    written = _written_whole([expr, *(s.version for s in stores)])
+    kept = [s for s in stores if s.version.number not in written]
+    roots = [expr, *(s.version for s in kept)]
+    arrays = execution.persist(*lower_all(roots, backend))
     if checkpoint:
         first = 0 if cut_first else 1
         arrays = (*arrays[:first], *execution.checkpoint(*arrays[first:]))
     leaves = [DaskData(array, backend=backend) for array in arrays]
-    for store, leaf in zip(stores, leaves[1:], strict=True):
+    for store, leaf in zip(kept, leaves[1:], strict=True):
         store.version = leaf
+    leaf_of = {root.number: leaf for root, leaf in zip(roots, leaves, strict=True)}
+    for store in stores:
+        if store.version.number in written:
+            write = written[store.version.number]
+            store.version = Slice(leaf_of[write.number], write.region)
     return leaves[0]
+
+
+def _written_whole(roots: list[Expr]) -> dict[int, SetItem]:
+    """The values (by node number) that a root among ``roots`` writes whole: the root is a
+    ``SetItem`` whose value fills its region as is (its shape, the target's dtype) and is
+    itself no such value (so its own leaf is made)."""
+    writes = {
+        root.children[1].number: root
+        for root in roots
+        if isinstance(root, SetItem)
+        and root.children[1].shape == root.region.shape
+        and root.children[1].dtype == root.dtype
+    }
+    return {value: write for value, write in writes.items() if write.number not in writes}
 
 
 def _live_stores_within(expr: Expr) -> list[Store]:
