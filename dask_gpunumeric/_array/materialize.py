@@ -73,17 +73,19 @@ def _persist_expr(expr: Expr) -> Expr:
     return _persist_with_stores(expr, _live_stores_within(expr), checkpoint=False)
 
 
-def persist_version(version: Expr) -> Expr:
+def persist_version(version: Expr, replacing: Store | None = None) -> Expr:
     """``persist_expr`` for a store's automatic persist: every
-    ``gpunumeric.checkpoint-every``-th such run cuts the lineage (``lineage.py``). When
-    it fails, writes that made it fail are undone."""
-    return _undoing_failed_writes(_persist_version, version)
+    ``gpunumeric.checkpoint-every``-th such run cuts the lineage (``lineage.py``). The
+    current value of ``replacing``, the store ``version`` is about to replace, is not
+    persisted with it (it would be one more version of the grid held to the run's end).
+    When it fails, writes that made it fail are undone."""
+    return _undoing_failed_writes(lambda v: _persist_version(v, replacing), version)
 
 
-def _persist_version(version: Expr) -> Expr:
+def _persist_version(version: Expr, replacing: Store | None) -> Expr:
     if isinstance(version, DaskData) and version.backend == get_backend().name:
         return version
-    stores = _live_stores_within(version)
+    stores = [s for s in _live_stores_within(version) if s is not replacing]
     return _persist_with_stores(version, stores, checkpoint=_Checkpoints.due(), cut_first=True)
 
 

@@ -35,13 +35,15 @@ class Store:
 
     def replace(self, version: Expr) -> None:
         before = self.version
-        self.version = _bounded(evaluate_small(version), config.get("persist-depth"))
+        self.version = _bounded(evaluate_small(version), config.get("persist-depth"), self)
         record_write(self, before)  # a failed write is undone (``rollback.py``)
 
 
-def _bounded(version: Expr, depth_limit: int) -> Expr:
+def _bounded(version: Expr, depth_limit: int, replacing: Store | None = None) -> Expr:
+    """``version``, persisted when deeper than ``depth_limit``; the value of ``replacing``
+    (the store it is about to replace) is not persisted with it."""
     if version.depth <= depth_limit:
         return version
     from .materialize import persist_version
 
-    return persist_version(version)
+    return persist_version(version, replacing)

@@ -30,27 +30,32 @@ def seed_loop(xp: Any, iterations: int) -> tuple[Any, Any]:
 
 
 @pytest.fixture
-def persist_runs(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
-    """The layer names of every persist run's graphs (auto-persists included)."""
-    runs: list[list[str]] = []
+def persist_runs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, list[str]]]:
+    """For every persist run (auto-persists included): how many arrays it persists, and
+    the layer names of their graphs."""
+    runs: list[tuple[int, list[str]]] = []
     persist = execution.persist
 
     def recording(*arrays: Any) -> Any:
-        runs.append([name for a in arrays for name in a.__dask_graph__().layers])
+        runs.append((len(arrays), [name for a in arrays for name in a.__dask_graph__().layers]))
         return persist(*arrays)
 
     monkeypatch.setattr(execution, "persist", recording)
     return runs
 
 
-def test_auto_persists_of_a_stencil_loop_write_through(persist_runs: list[list[str]]) -> None:
+def test_auto_persists_of_a_stencil_loop_write_through(
+    persist_runs: list[tuple[int, list[str]]],
+) -> None:
     with dnp.config.set(persist_depth=12):
         grid, average = seed_loop(dnp, 10)
     expected_grid, expected_average = seed_loop(numpy, 10)
     assert len(persist_runs) >= 3
-    for layers in persist_runs[1:]:  # the first one also builds the grid
+    for arrays, layers in persist_runs[1:]:  # the first one also builds the grid
         kinds = {name.split("-")[0] for name in layers}
         assert kinds == {"stencil"}, kinds  # no new-array stencil copied in by a setitem
+        # only the grid's new version: not average, nor the version it replaces
+        assert arrays == 1
     assert isinstance(average._store.version, Slice)
     assert isinstance(average._store.version.children[0], DaskData)
     assert_eq(grid, expected_grid)

@@ -4,6 +4,7 @@ the same program keeps copies there)."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy
@@ -12,9 +13,9 @@ import pytest
 import dask_gpunumeric as dnp
 from dask_gpunumeric._lowering import stencil_buffers
 from dask_gpunumeric._lowering.stencil_buffers import (
-    FREE_LIMIT,
     empty_block,
     free_buffers,
+    idle_bytes,
     reused_buffers,
 )
 from dask_gpunumeric.testing import assert_eq
@@ -48,10 +49,27 @@ def test_a_view_of_a_block_keeps_its_buffer_from_reuse() -> None:
     numpy.testing.assert_array_equal(slab, numpy.full((1, 512), 7.0))
 
 
-def test_at_most_free_limit_buffers_wait() -> None:
-    blocks = [empty_block(SHAPE, numpy.dtype(numpy.float32)) for _ in range(FREE_LIMIT + 3)]
+def test_idle_buffers_stay_within_the_configured_bytes() -> None:
+    nbytes = 512 * 512 * 4
+    with dnp.config.set(halo_buffer_pool=3 * nbytes):
+        blocks = [empty_block(SHAPE, numpy.dtype(numpy.float32)) for _ in range(5)]
+        addresses = [block.ctypes.data for block in blocks]
+        del blocks
+        assert idle_bytes() <= 3 * nbytes and free_buffers() == 3
+        again = empty_block(SHAPE, numpy.dtype(numpy.float32))
+    assert again.ctypes.data == addresses[0]  # the last released (first in the list) first
+
+
+def test_idle_buffers_are_freed_after_a_while(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stencil_buffers, "IDLE_SECONDS", 0.05)
+    monkeypatch.setattr(stencil_buffers, "_trimmer", [])  # not waiting for an earlier trim
+    blocks = [empty_block(SHAPE, numpy.dtype(numpy.float64)) for _ in range(3)]
     del blocks
-    assert free_buffers() == FREE_LIMIT
+    assert free_buffers() >= 3
+    deadline = time.monotonic() + 5
+    while free_buffers() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert free_buffers() == 0
 
 
 def test_small_blocks_are_plain_arrays() -> None:
