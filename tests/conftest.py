@@ -31,10 +31,19 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 TEST_MIN_CHUNK_ELEMENTS = 4096
 
 
+@pytest.fixture(scope="session")
+def kernel_cache(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The suite's disk cache of compiled kernels: its own, not the user's."""
+    return str(tmp_path_factory.mktemp("kernel-cache"))
+
+
 @pytest.fixture(autouse=True)
-def backend(request: pytest.FixtureRequest):
+def backend(request: pytest.FixtureRequest, kernel_cache: str):
     name = getattr(request, "param", "numpy")
     with dask_gpunumeric.config.set(
-        backend=name, scheduler="threads", min_chunk_elements=TEST_MIN_CHUNK_ELEMENTS
+        backend=name,
+        scheduler="threads",
+        min_chunk_elements=TEST_MIN_CHUNK_ELEMENTS,
+        kernel_cache=kernel_cache,
     ):
         yield name

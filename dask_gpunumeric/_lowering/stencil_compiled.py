@@ -10,6 +10,13 @@ elements in all (about a second of numexpr: the compile pays back on long loops 
 grids and is not spent on short ones). Until it is ready (or when Numba is not installed,
 or the program is not one of these) blocks are evaluated by numexpr as before.
 
+Compiled loops are cached on disk, as CuPy caches its kernels: the source goes to a file
+named by its digest in ``gpunumeric.kernel-cache`` (default ``~/.cache/dask_gpunumeric``,
+or ``$XDG_CACHE_HOME``), and Numba keeps the machine code beside it. A program whose
+source file is there already is loaded at its first large block, without waiting to be
+hot (loading takes Numba's import and a few milliseconds). An unwritable directory, or
+``kernel-cache: false``, compiles in memory as before.
+
 Only float64 programs of ``+ - * /``, negation and finite constants, written as a tree of
 one statement per instruction: Numba compiles them without fast-math (no reassociation,
 no fused multiply-add) and with NumPy's error model (``x / 0`` is inf or nan, no
@@ -24,14 +31,20 @@ exception), so the bits are NumPy's. Sample, ``0.2 * (c + n + s)``::
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import math
+import os
+import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy
 
 from .._ir.scalar_program import ScalarProgram
+from .._runtime import config
 
 MIN_ELEMENTS = 1 << 22  # 32 MiB of float64 per block
 HOT_ELEMENTS = 1 << 28  # evaluated by numexpr before compiling: about a second of its time
@@ -55,10 +68,14 @@ def compiled_kernel(program: ScalarProgram, elements: int) -> Kernel | None:
             return _kernels[source]
         assert source is not None  # _kernels has None
         _evaluated[source] = _evaluated.get(source, 0) + elements
-        if _evaluated[source] < HOT_ELEMENTS:
+        path = source_path(source)
+        cached = path is not None and path.exists()
+        if _evaluated[source] < HOT_ELEMENTS and not cached:
             return None
         _kernels[source] = None
-    thread = threading.Thread(target=_compile, args=(source, len(program.inputs)), daemon=True)
+    thread = threading.Thread(
+        target=_compile, args=(source, len(program.inputs), path), daemon=True
+    )
     _compiling.append(thread)
     thread.start()
     return None
@@ -103,27 +120,66 @@ def kernel_source(program: ScalarProgram) -> str | None:
     return f"def kernel({inputs}, out):\n    for i in range(out.shape[0]):\n{body}"
 
 
-def _compile(source: str, inputs: int) -> None:
-    kernel = _numba_kernel(source, inputs)
+def source_path(source: str) -> Path | None:
+    """The file ``source`` is compiled from when kernels are cached on disk, else None."""
+    directory = config.get("kernel-cache")
+    if directory is False:
+        return None
+    if directory in (None, True):
+        home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        directory = os.path.join(home, "dask_gpunumeric")
+    digest = hashlib.sha256(source.encode()).hexdigest()[:24]
+    return Path(directory) / "stencil" / f"kernel_{digest}.py"
+
+
+def _compile(source: str, inputs: int, path: Path | None) -> None:
+    kernel = _numba_kernel(source, inputs, path)
     with _lock:
         _kernels[source] = kernel
 
 
-def _numba_kernel(source: str, inputs: int) -> Kernel | None:
+def _numba_kernel(source: str, inputs: int, path: Path | None) -> Kernel | None:
     """``kernel`` compiled for writable C-contiguous 1-D float64 arrays, and for nothing else
-    (a call with other types, read-only inputs among them, raises TypeError); None
-    without Numba."""
+    (a call with other types, read-only inputs among them, raises TypeError), through the
+    disk cache at ``path`` when it can be written; None without Numba."""
     try:
         import numba
     except ImportError:
         return None
-    namespace: dict[str, Any] = {}
-    exec(compile(source, "<stencil kernel>", "exec"), namespace)  # generated above
+    function, cached = _python_kernel(source, path)
     readonly = numba.types.Array(numba.float64, 1, "C", readonly=True)
     signatures = [
         (*(array,) * inputs, numba.float64[::1]) for array in (numba.float64[::1], readonly)
     ]
-    dispatcher = numba.njit(signatures, nogil=True, error_model="numpy", cache=False)
-    kernel = dispatcher(namespace["kernel"])
+    dispatcher = numba.njit(signatures, nogil=True, error_model="numpy", cache=cached)
+    kernel = dispatcher(function)
     kernel.disable_compile()
     return kernel
+
+
+def _python_kernel(source: str, path: Path | None) -> tuple[Callable[..., None], bool]:
+    """``kernel`` as a Python function, and whether Numba may cache it: loaded from
+    ``path`` (written first if absent; Numba needs a source file to cache against), or,
+    when the file cannot be written, executed from the source in memory."""
+    if path is not None:
+        try:
+            if not path.exists():
+                path.parent.mkdir(parents=True, exist_ok=True)
+                partial = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
+                partial.write_text(source)
+                os.replace(partial, path)  # atomic: a concurrent writer wrote the same
+            if path.read_text() == source:  # whatever wrote the file
+                # Importable by name: Numba imports a cached function's module to load it.
+                name = f"dask_gpunumeric_stencil_{path.stem}"
+                spec = importlib.util.spec_from_file_location(name, path)
+                assert spec is not None and spec.loader is not None
+                module = importlib.util.module_from_spec(spec)
+                spec.loader.exec_module(module)
+                sys.modules[name] = module
+                return module.kernel, True
+        except OSError:
+            pass
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "<stencil kernel>", "exec"), namespace)  # generated above
+    return namespace["kernel"], False
+

@@ -94,16 +94,68 @@ def test_compiled_blocks_match_numpy_bit_for_bit(
     assert any(ran) == (backend == "numpy"), ran  # the device path never runs it
 
 
+@pytest.fixture
+def nothing_compiled(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stencil_compiled, "_kernels", {None: None})
+    monkeypatch.setattr(stencil_compiled, "_evaluated", {})
+
+
 def test_a_program_compiles_once_hot(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stencil_compiled, "HOT_ELEMENTS", 1000)
-    monkeypatch.setattr(stencil_compiled, "_kernels", {None: None})  # none compiled yet
-    monkeypatch.setattr(stencil_compiled, "_evaluated", {})
-    program = scaled_sum((F8, F8), op="subtract")
-    assert stencil_compiled.compiled_kernel(program, 600) is None  # 600 evaluated: cold
-    assert stencil_compiled.compiled_kernel(program, 600) is None  # hot: compiling
-    stencil_compiled.wait_for_compiles(timeout=120)
-    kernel = stencil_compiled.compiled_kernel(program, 600)
+    with dnp.config.set(kernel_cache=False):  # compiled when hot, not when cached
+        monkeypatch.setattr(stencil_compiled, "_kernels", {None: None})  # none compiled yet
+        monkeypatch.setattr(stencil_compiled, "_evaluated", {})
+        program = scaled_sum((F8, F8), op="subtract")
+        assert stencil_compiled.compiled_kernel(program, 600) is None  # 600 evaluated: cold
+        assert stencil_compiled.compiled_kernel(program, 600) is None  # hot: compiling
+        stencil_compiled.wait_for_compiles(timeout=120)
+        kernel = stencil_compiled.compiled_kernel(program, 600)
+        assert kernel is not None
+        first, second, out = numpy.array([1.0, -0.0]), numpy.array([0.5, 0.0]), numpy.empty(2)
+        kernel(first, second, out)
+        numpy.testing.assert_array_equal(out, 0.2 * (first - second), strict=True)
+
+
+def test_a_cached_program_is_loaded_at_its_first_block(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any, nothing_compiled: None
+) -> None:
+    monkeypatch.setattr(stencil_compiled, "HOT_ELEMENTS", 1000)
+    program = scaled_sum((F8, F8), op="divide")
+    with dnp.config.set(kernel_cache=str(tmp_path)):
+        assert stencil_compiled.compiled_kernel(program, 2000) is None  # hot: compiling
+        stencil_compiled.wait_for_compiles(timeout=120)
+        path = stencil_compiled.source_path(kernel_source(program))
+        assert path is not None and path.parent.parent == tmp_path
+        assert path.read_text() == kernel_source(program)
+        assert list(path.parent.glob("__pycache__/*.nbi"))  # Numba's index beside it
+        monkeypatch.setattr(stencil_compiled, "_kernels", {None: None})  # a new process
+        monkeypatch.setattr(stencil_compiled, "_evaluated", {})
+        assert stencil_compiled.compiled_kernel(program, 1) is None  # cold, but cached
+        stencil_compiled.wait_for_compiles(timeout=120)
+        kernel = stencil_compiled.compiled_kernel(program, 1)
     assert kernel is not None
-    first, second, out = numpy.array([1.0, -0.0]), numpy.array([0.5, 0.0]), numpy.empty(2)
+    assert sum(kernel.stats.cache_hits.values()) == 2  # both signatures, from the disk
+    first, second, out = numpy.array([1.0, -0.0, 3.0]), numpy.array([0.0, 0.0, 0.5]), numpy.empty(3)
+    with numpy.errstate(all="ignore"):
+        expected = 0.2 * (first / second)
     kernel(first, second, out)
-    numpy.testing.assert_array_equal(out, 0.2 * (first - second), strict=True)
+    numpy.testing.assert_array_equal(out, expected, strict=True)
+
+
+@pytest.mark.parametrize("setting", ["off", "unwritable"])
+def test_without_a_usable_cache_it_compiles_in_memory(
+    setting: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Any, nothing_compiled: None
+) -> None:
+    monkeypatch.setattr(stencil_compiled, "HOT_ELEMENTS", 0)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    program = scaled_sum((F8, F8), op="multiply")
+    with dnp.config.set(kernel_cache=False if setting == "off" else str(blocker / "cache")):
+        stencil_compiled.compiled_kernel(program, 1)
+        stencil_compiled.wait_for_compiles(timeout=120)
+        kernel = stencil_compiled.compiled_kernel(program, 1)
+    assert kernel is not None and not kernel.stats.cache_hits
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
+    out = numpy.empty(2)
+    kernel(numpy.array([2.0, 3.0]), numpy.array([0.5, -1.0]), out)
+    numpy.testing.assert_array_equal(out, 0.2 * (numpy.array([2.0, 3.0]) * [0.5, -1.0]))
