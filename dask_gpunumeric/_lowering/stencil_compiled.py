@@ -182,4 +182,3 @@ def _python_kernel(source: str, path: Path | None) -> tuple[Callable[..., None],
     namespace: dict[str, Any] = {}
     exec(compile(source, "<stencil kernel>", "exec"), namespace)  # generated above
     return namespace["kernel"], False
-
