@@ -32,9 +32,13 @@ class Stencil(Expr):
     that base: output element ``k`` is base element ``origin + k``. With ``writes`` the node
     is the anchor base with that box replaced by the program's output (``center[:] = ...``);
     otherwise it is a new array of shape ``extent`` whose blocks follow the anchor's.
+
+    ``sweeps`` (a written stencil of one base only) applies the write that many times in a
+    row, each sweep reading what the one before wrote: ``k`` iterations of a loop, which
+    exchange halos ``k`` deep once (``_passes.stencil_sweeps``).
     """
 
-    __slots__ = ("program", "accesses", "anchor", "origin", "extent", "writes")
+    __slots__ = ("program", "accesses", "anchor", "origin", "extent", "writes", "sweeps")
 
     def __init__(
         self,
@@ -45,6 +49,7 @@ class Stencil(Expr):
         extent: tuple[int, ...],
         writes: bool,
         dtype: Any,
+        sweeps: int = 1,
     ) -> None:
         shape = bases[anchor[0]].shape if writes else extent
         super().__init__(shape, dtype, bases)
@@ -53,3 +58,4 @@ class Stencil(Expr):
         self.anchor, self.origin = anchor
         self.extent = tuple(extent)
         self.writes = writes
+        self.sweeps = sweeps

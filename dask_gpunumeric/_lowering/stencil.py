@@ -36,6 +36,7 @@ from .boxes import (
 from .gather import merge_slivers
 from .layers import meta
 from .stencil_kernels import BlockPlan, StencilSpec, read_box, stencil_block
+from .stencil_sweeps import SweepPlan, sweep_regions, sweeps_block
 
 Edges = list[tuple[int, ...]]
 
@@ -121,6 +122,9 @@ class _Layers:
 
     def add_block(self, index: tuple[int, ...], box: Box, written: Box) -> None:
         node = self.node
+        if node.sweeps > 1:
+            self.add_sweeps_block(index, box, shift(written, node.origin))
+            return
         keys: list[Any] = []
         pieces = []
         for base in sorted({a.base for a in node.accesses}):
@@ -138,6 +142,26 @@ class _Layers:
         origin = tuple(low for low, _ in written)
         plan = BlockPlan(box_shape(box), within, origin, within != whole, tuple(pieces))
         self.tasks[(node.name, *index)] = (stencil_block, self.backend, self.spec, plan, *keys)
+
+    def add_sweeps_block(self, index: tuple[int, ...], box: Box, written: Box) -> None:
+        """A block of a multi-sweep stencil (one base, boxes in its coordinates): it
+        receives the cells its sweeps read, ``sweeps`` times the reach around its own
+        block, and its own block whole (the cells the write leaves)."""
+        node = self.node
+        window = tuple((o, o + n) for o, n in zip(node.origin, node.extent, strict=True))
+        offsets = tuple(
+            tuple(s - o for s, o in zip(a.starts, node.origin, strict=True))  # type: ignore[operator]
+            for a in node.accesses
+        )
+        _, reads = sweep_regions(written, window, offsets, node.sweeps)
+        needed = bounding([reads, box])
+        keys, pieces = [], []
+        for block in blocks_meeting(self.edges[0], needed):
+            cut = intersect(needed, block_box(self.edges[0], block))
+            keys.append(self.piece(0, block, cut))
+            pieces.append(cut)
+        plan = SweepPlan(box, written, window, offsets, node.sweeps, tuple(pieces))
+        self.tasks[(node.name, *index)] = (sweeps_block, self.backend, self.spec, plan, *keys)
 
 
 def lower_stencil(node: Stencil, inputs: list[da.Array], backend: str) -> da.Array:

@@ -53,6 +53,7 @@ Kernel = Callable[..., None]
 _INFIX = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/"}
 _F8 = numpy.dtype(numpy.float64)
 _kernels: dict[str | None, Kernel | None] = {None: None}  # by source; None: not (yet)
+_sweepers: dict[str | None, Kernel | None] = {None: None}  # ``sweeps``, likewise
 _evaluated: dict[str, int] = {}  # elements evaluated without a kernel, by source
 _lock = threading.Lock()
 _compiling: list[threading.Thread] = []
@@ -81,6 +82,15 @@ def compiled_kernel(program: ScalarProgram, elements: int) -> Kernel | None:
     return None
 
 
+def compiled_sweeps(program: ScalarProgram, elements: int) -> Kernel | None:
+    """The compiled ``sweeps`` of ``program`` (``compiled_kernel``'s companion, compiled
+    with it: see ``_SWEEPS``), or None."""
+    if compiled_kernel(program, elements) is None:
+        return None
+    with _lock:
+        return _sweepers.get(kernel_source(program))
+
+
 def wait_for_compiles(timeout: float) -> None:
     """Wait until the compiles started so far are done (at most ``timeout`` seconds each)."""
     for thread in list(_compiling):
@@ -88,11 +98,35 @@ def wait_for_compiles(timeout: float) -> None:
 
 
 def kernel_source(program: ScalarProgram) -> str | None:
-    """The Python source of ``kernel`` (see the module docstring), or None when the program
-    has an operation, a dtype or a constant it does not cover."""
+    """The Python source of ``kernel`` and ``sweeps`` (see the module docstring), or None
+    when the program has an operation, a dtype or a constant it does not cover."""
+    count = len(program.inputs)
     if len(program.outputs) != 1 or any(d != _F8 for d in program.inputs):
         return None
-    names = {k: f"v{k}[i]" for k in range(len(program.inputs))}
+    flat = _statements(program, [f"v{k}[i]" for k in range(count)], "out[i]")
+    shifted = _statements(program, [f"x{k}[i]" for k in range(count)], "row[i]")
+    if flat is None or shifted is None:
+        return None
+    inputs = ", ".join(f"v{k}" for k in range(count))
+    deltas = "".join(f"    d{k} = deltas[{k}]\n" for k in range(count))
+    views = "".join(
+        f"{' ' * 12}x{k} = src[start + d{k} : start + d{k} + n]\n" for k in range(count)
+    )
+    return (
+        "import numpy as np\n\n\n"
+        f"def kernel({inputs}, out):\n    for i in range(out.shape[0]):\n"
+        + "".join(f"        {line}\n" for line in flat)
+        + "\n\n"
+        + _SWEEPS.format(
+            deltas=deltas, views=views, body="".join(f"{' ' * 16}{line}\n" for line in shifted)
+        )
+    )
+
+
+def _statements(program: ScalarProgram, inputs: list[str], target: str) -> list[str] | None:
+    """The program as one statement per instruction, reading ``inputs`` and assigning the
+    result to ``target``; None when it has something not covered."""
+    names = dict(enumerate(inputs))
     lines = []
     for ins in program.instructions:
         if ins.dtype != _F8:
@@ -114,10 +148,47 @@ def kernel_source(program: ScalarProgram) -> str | None:
         lines.append(f"v{ins.result} = {expression}")
     if not lines or program.instructions[-1].result != program.outputs[0]:
         return None  # an output that is an input or a constant: nothing to compile
-    lines[-1] = f"out[i] = {lines[-1].split(' = ', 1)[1]}"
-    inputs = ", ".join(f"v{k}" for k in range(len(program.inputs)))
-    body = "".join(f"        {line}\n" for line in lines)
-    return f"def kernel({inputs}, out):\n    for i in range(out.shape[0]):\n{body}"
+    lines[-1] = f"{target} = {lines[-1].split(' = ', 1)[1]}"
+    return lines
+
+
+# Sweeps of a stencil over two C-ordered arrays of one shape, flat (``a`` and ``b``):
+# sweep ``j`` writes box ``j`` (``boxes[j]``: per axis, low and high) of ``b`` from ``a``
+# if ``j`` is even, of ``a`` from ``b`` if odd; input ``k`` reads ``deltas[k]`` cells
+# from the cell written. Rows along the last axis are the inner loops, over views that
+# start at the row (indices that cannot be negative: Numba then drops its wraparound
+# test, and the loop vectorizes as ``kernel``'s does).
+_SWEEPS = """def sweeps(a, b, shape, boxes, deltas):
+{deltas}    ndim = shape.shape[0]
+    strides = np.empty(ndim, np.int64)
+    size = 1
+    for axis in range(ndim - 1, -1, -1):
+        strides[axis] = size
+        size *= shape[axis]
+    index = np.empty(ndim, np.int64)
+    for j in range(boxes.shape[0]):
+        src, dst = (a, b) if j % 2 == 0 else (b, a)
+        if np.any(boxes[j, :, 1] <= boxes[j, :, 0]):
+            continue
+        index[:] = boxes[j, :, 0]
+        low, high = boxes[j, ndim - 1, 0], boxes[j, ndim - 1, 1]
+        while True:
+            start = low
+            for axis in range(ndim - 1):
+                start += index[axis] * strides[axis]
+            n = high - low
+{views}            row = dst[start : start + n]
+            for i in range(n):
+{body}            axis = ndim - 2
+            while axis >= 0:
+                index[axis] += 1
+                if index[axis] < boxes[j, axis, 1]:
+                    break
+                index[axis] = boxes[j, axis, 0]
+                axis -= 1
+            if axis < 0:
+                break
+"""
 
 
 def source_path(source: str) -> Path | None:
@@ -133,32 +204,40 @@ def source_path(source: str) -> Path | None:
 
 
 def _compile(source: str, inputs: int, path: Path | None) -> None:
-    kernel = _numba_kernel(source, inputs, path)
+    kernels = _numba_kernels(source, inputs, path)
     with _lock:
-        _kernels[source] = kernel
+        _kernels[source], _sweepers[source] = kernels or (None, None)
 
 
-def _numba_kernel(source: str, inputs: int, path: Path | None) -> Kernel | None:
+def _numba_kernels(source: str, inputs: int, path: Path | None) -> tuple[Kernel, Kernel] | None:
     """``kernel`` compiled for writable C-contiguous 1-D float64 arrays, and for nothing else
-    (a call with other types, read-only inputs among them, raises TypeError), through the
-    disk cache at ``path`` when it can be written; None without Numba."""
+    (a call with other types, read-only inputs among them, raises TypeError), and
+    ``sweeps``, through the disk cache at ``path`` when it can be written; None without
+    Numba."""
     try:
         import numba
     except ImportError:
         return None
-    function, cached = _python_kernel(source, path)
+    functions, cached = _python_kernels(source, path)
     readonly = numba.types.Array(numba.float64, 1, "C", readonly=True)
     signatures = [
         (*(array,) * inputs, numba.float64[::1]) for array in (numba.float64[::1], readonly)
     ]
-    dispatcher = numba.njit(signatures, nogil=True, error_model="numpy", cache=cached)
-    kernel = dispatcher(function)
-    kernel.disable_compile()
-    return kernel
+    kernel = numba.njit(signatures, nogil=True, error_model="numpy", cache=cached)(
+        functions["kernel"]
+    )
+    flat, index = numba.float64[::1], numba.int64[::1]
+    boxes: Any = numba.types.Array(numba.int64, 3, "C")
+    sweeps = numba.njit(
+        [(flat, flat, index, boxes, index)], nogil=True, error_model="numpy", cache=cached
+    )(functions["sweeps"])
+    for dispatcher in (kernel, sweeps):
+        dispatcher.disable_compile()
+    return kernel, sweeps
 
 
-def _python_kernel(source: str, path: Path | None) -> tuple[Callable[..., None], bool]:
-    """``kernel`` as a Python function, and whether Numba may cache it: loaded from
+def _python_kernels(source: str, path: Path | None) -> tuple[dict[str, Any], bool]:
+    """The functions ``source`` defines, and whether Numba may cache them: loaded from
     ``path`` (written first if absent; Numba needs a source file to cache against), or,
     when the file cannot be written, executed from the source in memory."""
     if path is not None:
@@ -176,9 +255,9 @@ def _python_kernel(source: str, path: Path | None) -> tuple[Callable[..., None],
                 module = importlib.util.module_from_spec(spec)
                 spec.loader.exec_module(module)
                 sys.modules[name] = module
-                return module.kernel, True
+                return vars(module), True
         except OSError:
             pass
     namespace: dict[str, Any] = {}
     exec(compile(source, "<stencil kernel>", "exec"), namespace)  # generated above
-    return namespace["kernel"], False
+    return namespace, False

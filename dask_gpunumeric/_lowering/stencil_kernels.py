@@ -212,13 +212,21 @@ def gather(backend: Any, available: list[tuple[Box, Any]], needed: Box) -> Any:
     for box, array in available:
         if contains(box, needed):
             return array[local(needed, box) + (Ellipsis,)]
-    first = available[0][1]
-    assembled = backend.xp.empty(box_shape(needed), dtype=first.dtype)
+    return assembled(backend, available, needed)
+
+
+def assembled(
+    backend: Any, available: list[tuple[Box, Any]], needed: Box, result: Any = None
+) -> Any:
+    """A new array (or ``result``, of its shape) holding ``needed`` (a box of one base),
+    copied from the pieces it meets."""
+    if result is None:
+        result = backend.xp.empty(box_shape(needed), dtype=available[0][1].dtype)
     for box, array in available:
         overlap = intersect(box, needed)
         if all(a < b for a, b in overlap):
-            assembled[local(overlap, needed)] = array[local(overlap, box)]
-    return assembled
+            result[local(overlap, needed)] = array[local(overlap, box)]
+    return result
 
 
 def evaluate_into(backend: Any, spec: StencilSpec, inputs: list[Any], target: Any) -> None:

@@ -1,11 +1,13 @@
 """The passes lowering runs before ``lower_all``, in order, each switchable by config.
 
-=====================  ==========================  =========================================
-pass                   switch (``gpunumeric.*``)   what it does
-=====================  ==========================  =========================================
-``fuse_elementwise``   ``fusion`` (default true)   elementwise trees -> ``FusedElementwise``
-``exchange_halos``     ``halo`` (default true)     programs over shifted views -> ``Stencil``
-=====================  ==========================  =========================================
+====================== ============================= =========================================
+pass                   switch (``gpunumeric.*``)     what it does
+====================== ============================= =========================================
+``fuse_elementwise``   ``fusion`` (default true)     elementwise trees -> ``FusedElementwise``
+``exchange_halos``     ``halo`` (default true)       programs over shifted views -> ``Stencil``
+``merge_sweeps``       ``halo-sweeps`` (default 4)   a loop's iterations of one written
+                                                     ``Stencil`` -> one node of k sweeps
+====================== ============================= =========================================
 
 ``DASK_GPUNUMERIC__FUSION=false`` turns fusion off for a whole run (CI runs the parity
 tests that way too: results must not depend on it); ``DASK_GPUNUMERIC__HALO=false`` the
@@ -19,6 +21,7 @@ from .._ir.expr import Expr
 from .._runtime import config
 from .fuse_elementwise import fuse_elementwise
 from .stencil import exchange_halos
+from .stencil_sweeps import merge_sweeps
 
 
 def run_passes(roots: list[Expr]) -> list[Expr]:
@@ -26,7 +29,11 @@ def run_passes(roots: list[Expr]) -> list[Expr]:
     if _switched_on("fusion"):
         roots = fuse_elementwise(roots, max_inputs=int(config.get("fusion-max-inputs")))
     if _switched_on("halo"):
-        roots = exchange_halos(roots, max_depth=int(config.get("halo-max-depth")))
+        max_depth = int(config.get("halo-max-depth"))
+        roots = exchange_halos(roots, max_depth=max_depth)
+        sweeps = int(config.get("halo-sweeps"))
+        if sweeps > 1:
+            roots = merge_sweeps(roots, max_sweeps=sweeps, max_depth=max_depth)
     return roots
 
 

@@ -17,7 +17,8 @@ def _task_count(array: Any) -> int:
 
 
 def test_stencil_graph_grows_linearly() -> None:
-    with dnp.config.set(persist_depth=10**6):  # no auto-persist: the whole chain is kept
+    # No auto-persist (the whole chain is kept), one stencil node per iteration.
+    with dnp.config.set(persist_depth=10**6, halo_sweeps=1):
         counts = {
             iterations: _task_count(stencil(dnp, 200, iterations)) for iterations in (10, 20, 40)
         }

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import dask
 import numpy
 import pytest
 
@@ -35,12 +36,25 @@ def scaled_sum(inputs: tuple[numpy.dtype, ...], op: str = "add") -> ScalarProgra
 
 
 def test_the_source_is_one_statement_per_instruction() -> None:
-    assert kernel_source(scaled_sum((F8, F8))) == (
+    source = kernel_source(scaled_sum((F8, F8)))
+    assert source is not None
+    imports, kernel, sweeps = source.split("\n\n\n")
+    assert imports == "import numpy as np"
+    assert kernel == (
         "def kernel(v0, v1, out):\n"
         "    for i in range(out.shape[0]):\n"
         "        v2 = v0[i] + v1[i]\n"
-        "        out[i] = (0.2) * v2\n"
+        "        out[i] = (0.2) * v2"
     )
+    # the sweeps' inner loop: the same statements over row views at each input's shift
+    assert (
+        "            x0 = src[start + d0 : start + d0 + n]\n"
+        "            x1 = src[start + d1 : start + d1 + n]\n"
+        "            row = dst[start : start + n]\n"
+        "            for i in range(n):\n"
+        "                v2 = x0[i] + x1[i]\n"
+        "                row[i] = (0.2) * v2\n"
+    ) in sweeps
 
 
 @pytest.mark.parametrize(
@@ -84,6 +98,9 @@ def test_compiled_blocks_match_numpy_bit_for_bit(
         return kernel
 
     monkeypatch.setattr(stencil_kernels, "compiled_kernel", counted)
+    # One sweep per task: this is the single-sweep kernel's test (test_stencil_sweeps.py
+    # has the multi-sweep one's).
+    monkeypatch.setitem(dask.config.config["gpunumeric"], "halo-sweeps", 1)
     with numpy.errstate(all="ignore"):  # x / 0 in NumPy's oracle: inf and nan, as ours
         expected = sweeps(numpy, PROGRAMS[name], 3)
     # The first sweep reads the grid's creation blocks (views of the host array, not the
