@@ -24,15 +24,24 @@ class Leaf(Expr):
 
 
 class Fill(Leaf):
-    """``full(shape, value)``; ``value=None`` means uninitialized (``empty``)."""
+    """``full(shape, value)``; ``value=None`` means uninitialized (``empty``). ``paints``
+    are writes of scalars made into it before anything read it (``grid[0, :] = 40.0``),
+    applied in order as each block is filled: ``(region, value)``, ``value`` a 0-d array
+    of the fill's dtype (``_passes/paint_fills.py``)."""
 
-    __slots__ = ("value",)
+    __slots__ = ("value", "paints")
 
     def __init__(
-        self, shape: tuple[int, ...], dtype: Any, value: Any, chunks: Chunks | None = None
+        self,
+        shape: tuple[int, ...],
+        dtype: Any,
+        value: Any,
+        chunks: Chunks | None = None,
+        paints: tuple[tuple[Any, numpy.ndarray], ...] = (),
     ):
         super().__init__(shape, dtype, chunks)
         self.value = value
+        self.paints = paints
 
 
 class Arange(Leaf):

@@ -74,16 +74,51 @@ def fill(
     value: Any,
     shape: tuple[int, ...],
     offset: tuple[int, ...],
+    paints: tuple[tuple[Any, numpy.ndarray], ...] = (),
 ) -> Any:
-    xp = get_backend(backend_name).xp
+    """A block of ``full(shape, value)`` at ``offset``, with the ``paints`` (a ``Fill``'s:
+    region of the whole array and 0-d value, in order) that meet it written in."""
+    backend = get_backend(backend_name)
+    xp = backend.xp
     if value is None:
-        return xp.empty(shape, dtype=dtype)
-    probe = numpy.empty((), dtype=dtype)
-    numpy.copyto(probe, value, casting="unsafe")  # as numpy.full converts it
-    if not probe.tobytes().strip(b"\0"):
+        block = xp.empty(shape, dtype=dtype)
+    else:
+        probe = numpy.empty((), dtype=dtype)
+        numpy.copyto(probe, value, casting="unsafe")  # as numpy.full converts it
         # All-zero bits: calloc'd pages are only touched when first written.
-        return xp.zeros(shape, dtype=dtype)
-    return xp.full(shape, value, dtype=dtype)
+        zero = not probe.tobytes().strip(b"\0")
+        block = xp.zeros(shape, dtype=dtype) if zero else xp.full(shape, value, dtype=dtype)
+    for region, painted in paints:
+        index = region_in_block(region.axes, shape, offset)
+        if index is not None:
+            block[index] = backend.from_host(painted)
+    return block
+
+
+def region_in_block(
+    axes: tuple[Any, ...], shape: tuple[int, ...], offset: tuple[int, ...]
+) -> tuple[slice, ...] | None:
+    """The cells of a region (its ``axes``: an int or a ``(start, step, count)`` span per
+    axis of the whole array) inside the block of ``shape`` at ``offset``, as slices of the
+    block (ascending; the order does not matter for a scalar), or None if there are none."""
+    index = []
+    for axis, n, low in zip(axes, shape, offset, strict=True):
+        if isinstance(axis, int):
+            start, step, count = axis, 1, 1
+        else:
+            start, step, count = axis
+        if count == 0:
+            return None
+        first, last = sorted((start, start + step * (count - 1)))
+        stride = abs(step)
+        if first < low:
+            first += -(-(low - first) // stride) * stride
+        if last >= low + n:
+            last -= -(-(last - low - n + 1) // stride) * stride
+        if first > last:
+            return None
+        index.append(slice(first - low, last - low + 1, stride))
+    return tuple(index)
 
 
 def arange(

@@ -118,7 +118,9 @@ def _replaces_whole(node: indexing.SetItem) -> bool:
 
 
 def _fill(node: leaves.Fill, inputs: list[Any], backend: str) -> Any:
-    return chunk_kernels.fill(backend, node.dtype, node.value, node.shape, _origin(node))
+    return chunk_kernels.fill(
+        backend, node.dtype, node.value, node.shape, _origin(node), node.paints
+    )
 
 
 def _arange(node: leaves.Arange, inputs: list[Any], backend: str) -> Any:

@@ -18,7 +18,7 @@ def _chunks(node: ir.Leaf) -> tuple[tuple[int, ...], ...]:
 
 
 def lower_fill(node: ir.Fill, inputs: list, backend: str) -> da.Array:
-    kernel = partial(chunk_kernels.fill, backend, node.dtype, node.value)
+    kernel = partial(chunk_kernels.fill, backend, node.dtype, node.value, paints=node.paints)
     return from_block_function(node.name, _chunks(node), node.dtype, backend, kernel)
 
 

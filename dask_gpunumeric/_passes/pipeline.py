@@ -3,6 +3,8 @@
 ====================== ============================= =========================================
 pass                   switch (``gpunumeric.*``)     what it does
 ====================== ============================= =========================================
+``paint_fills``        ``fusion`` (default true)     scalar writes into a fresh ``Fill``
+                                                     -> its paints
 ``fuse_elementwise``   ``fusion`` (default true)     elementwise trees -> ``FusedElementwise``
 ``exchange_halos``     ``halo`` (default true)       programs over shifted views -> ``Stencil``
 ``merge_sweeps``       ``halo-sweeps`` (default 4)   a loop's iterations of one written
@@ -20,6 +22,7 @@ from __future__ import annotations
 from .._ir.expr import Expr
 from .._runtime import config
 from .fuse_elementwise import fuse_elementwise
+from .paint_fills import paint_fills
 from .stencil import exchange_halos
 from .stencil_sweeps import merge_sweeps
 
@@ -27,6 +30,7 @@ from .stencil_sweeps import merge_sweeps
 def run_passes(roots: list[Expr]) -> list[Expr]:
     """``roots`` rewritten by every pass switched on."""
     if _switched_on("fusion"):
+        roots = paint_fills(roots)
         roots = fuse_elementwise(roots, max_inputs=int(config.get("fusion-max-inputs")))
     if _switched_on("halo"):
         max_depth = int(config.get("halo-max-depth"))
