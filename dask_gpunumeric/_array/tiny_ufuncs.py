@@ -16,7 +16,8 @@ Before/after, ``x += 2 * y`` with ``x`` and ``y`` tiny::
     -> ChunkValue(multiply(2, y.value)); ChunkValue(add(x.value, t.value, out=fresh))
 
 Anything else (views, ``where=``, ``dtype=``, other casting rules, NumPy scalars, lists,
-lazy or large operands, two-output ufuncs, a result as large as ``min-chunk-elements``)
+lazy or large operands, two-output ufuncs, gufuncs, a result as large as
+``min-chunk-elements``)
 returns ``NOT_TAKEN``: the caller builds the expression as before.
 """
 
@@ -48,8 +49,8 @@ def call(
     taken)."""
     if where is not True or options != _DEFAULT_OPTIONS or numpy_ufunc.nout != 1:
         return NOT_TAKEN
-    if len(args) != numpy_ufunc.nin:
-        return NOT_TAKEN
+    if len(args) != numpy_ufunc.nin or numpy_ufunc.signature is not None:
+        return NOT_TAKEN  # gufuncs' results are not their operands' broadcast
     backend = _in_process_backend()
     if backend is None:
         return NOT_TAKEN
