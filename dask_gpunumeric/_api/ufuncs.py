@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy
 
+from .._array import tiny_ufuncs
 from .._array.coercion import UNSUPPORTED_KINDS, as_operand
 from .._array.ndarray import ndarray
 from .._ir.dtypes import stand_in
@@ -54,6 +55,12 @@ class ufunc:  # noqa: N801 - NumPy's name
             if where is not True and len(args) <= self.nin:
                 warnings.warn(_WHERE_WITHOUT_OUT, UserWarning, stacklevel=2)
         inputs, outs = _split_outputs(self, args, out)
+        options = {"casting": casting, "dtype": dtype, "order": order, "subok": subok}
+        computed = tiny_ufuncs.call(
+            self.spec.numpy_ufunc, inputs, outs, where, signature=signature, **options
+        )
+        if computed is not tiny_ufuncs.NOT_TAKEN:
+            return computed
         _refuse_like_numpy(self, inputs)
         operands = tuple(as_operand(x) for x in inputs)
         if signature is not None:

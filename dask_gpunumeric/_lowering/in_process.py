@@ -41,46 +41,64 @@ from .layers import meta
 _MAX_NODES = 64
 
 
+class _UnevaluableError(Exception):
+    """A node of the expression cannot be computed here (too large, of a kind not
+    evaluated here, another backend's value, or past ``_MAX_NODES``)."""
+
+
 def evaluate_small(expr: Expr) -> Expr:
     """``expr``, or a ``ChunkValue`` leaf holding its value when it can be computed here."""
-    if isinstance(expr, leaves.ChunkValue) or not config.get("in-process-evaluation"):
+    if type(expr) is leaves.ChunkValue or not config.get("in-process-evaluation"):
         return expr
     backend = get_backend()
     if backend.name == "cupy" and not getattr(backend, "client_has_device", False):
         return expr
-    values: dict[int, Any] = {}
-    if not _evaluate(expr, backend.name, config.get("min-chunk-elements"), values):
+    try:
+        value = _computed(expr, backend.name, config.get("min-chunk-elements"))
+    except _UnevaluableError:
         return expr
-    return leaves.ChunkValue(values[expr.number], backend.name)
+    return leaves.ChunkValue(value, backend.name)
 
 
-def _evaluate(expr: Expr, backend: str, limit: int, values: dict[int, Any]) -> bool:
-    """Fill ``values`` (node number -> chunk) for ``expr``'s graph, children first; False
-    as soon as a node is too large, of a kind not evaluated here, or past the bound."""
-    stack: list[tuple[Expr, bool]] = [(expr, False)]
-    visited = 0
-    while stack:
-        node, children_done = stack.pop()
-        if node.number in values:
-            continue
-        if children_done:
-            inputs = [values[child.number] for child in node.children]
-            values[node.number] = _kernel_table[type(node)](node, inputs, backend)
-            continue
+def _computed(expr: Expr, backend: str, limit: int) -> Any:
+    """``expr``'s value as one chunk of ``backend``; raises ``_UnevaluableError``."""
+    return _Evaluation(backend, limit).value(expr)
+
+
+class _Evaluation:
+    """One expression's evaluation: its nodes' values, children first, each node once
+    (a node reached twice, as ``x`` in ``x[...] = x + t``, is computed once)."""
+
+    __slots__ = ("backend", "limit", "values", "visited")
+
+    def __init__(self, backend: str, limit: int) -> None:
+        self.backend = backend
+        self.limit = limit
+        self.values: dict[int, Any] = {}
+        self.visited = 0
+
+    def value(self, node: Expr) -> Any:
+        """``node``'s chunk; raises ``_UnevaluableError`` as soon as a node cannot be computed."""
         if type(node) is leaves.ChunkValue:  # the usual leaf: its value, at once
-            if node.backend != backend or math.prod(node.shape) >= limit:
-                return False
-            values[node.number] = node.value
-            continue
-        visited += 1
-        if visited > _MAX_NODES or not _is_evaluable(node, backend, limit):
-            return False
-        stack.append((node, True))
-        stack.extend((child, False) for child in node.children)
-    return True
+            if node.backend != self.backend or math.prod(node.shape) >= self.limit:
+                raise _UnevaluableError
+            return node.value
+        known = self.values.get(node.number, _UNKNOWN)
+        if known is not _UNKNOWN:
+            return known
+        self.visited += 1
+        if self.visited > _MAX_NODES or not _is_evaluable(node, self.limit):
+            raise _UnevaluableError
+        inputs = [self.value(child) for child in node.children]
+        result = _kernel_table[type(node)](node, inputs, self.backend)
+        self.values[node.number] = result
+        return result
 
 
-def _is_evaluable(node: Expr, backend: str, limit: int) -> bool:
+_UNKNOWN = object()
+
+
+def _is_evaluable(node: Expr, limit: int) -> bool:
     if math.prod(node.shape) >= limit or type(node) not in _kernel_table:
         return False
     # Explicit chunks= of several blocks say the user wants this array partitioned.

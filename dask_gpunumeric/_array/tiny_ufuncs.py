@@ -1,0 +1,126 @@
+"""Ufunc calls on tiny arrays computed at once, by NumPy's own ufunc on the chunks.
+
+A tiny ``x += 2 * y`` used to build four expression nodes (NumPy's dtype and casting
+probed on stand-ins for each), walk them again in ``_lowering/in_process.py`` and run the
+same ufunc there (``benchmarks/latency.py``: most of the 67 us it cost on threads was that
+bookkeeping, not NumPy's 1 us). When every array operand is a whole base array holding a
+``ChunkValue`` of the current backend (``Store`` evaluated it when it was written), the
+call is that ufunc on those chunks: NumPy (CuPy, the simulated device) computes the value,
+picks the dtype, applies ``casting`` into ``out`` and raises its own errors, in its order.
+The result is stored as a ``ChunkValue`` leaf, as the in-process evaluation would have
+made it.
+
+Before/after, ``x += 2 * y`` with ``x`` and ``y`` tiny::
+
+    Elementwise(multiply, 2, y) -> ChunkValue(t); SetItem(x, all, Elementwise(add, x, t))
+    -> ChunkValue(multiply(2, y.value)); ChunkValue(add(x.value, t.value, out=fresh))
+
+Anything else (views, ``where=``, ``dtype=``, other casting rules, NumPy scalars, lists,
+lazy or large operands, two-output ufuncs, gufuncs, a result as large as
+``min-chunk-elements``)
+returns ``NOT_TAKEN``: the caller builds the expression as before.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy
+
+from .._backends import get_backend
+from .._backends.base import ChunkBackend
+from .._ir.leaves import ChunkValue
+from .._runtime import config
+from .ndarray import ndarray
+from .store import Store
+from .viewspec import ViewSpec
+
+NOT_TAKEN: Any = object()
+_WEAK_SCALARS = (bool, int, float, complex)
+
+
+def call(
+    numpy_ufunc: numpy.ufunc, args: tuple[Any, ...], out: Any, where: Any, **options: Any
+) -> Any:
+    """``numpy_ufunc(*args, out=out)`` computed here, or ``NOT_TAKEN``. ``out`` is ``None``
+    or a tuple of one output (``None`` or an array); ``options`` are the call's
+    ``casting``, ``dtype``, ``order``, ``subok`` and ``signature`` (only their defaults are
+    taken)."""
+    if where is not True or options != _DEFAULT_OPTIONS or numpy_ufunc.nout != 1:
+        return NOT_TAKEN
+    if len(args) != numpy_ufunc.nin or numpy_ufunc.signature is not None:
+        return NOT_TAKEN  # gufuncs' results are not their operands' broadcast
+    backend = _in_process_backend()
+    if backend is None:
+        return NOT_TAKEN
+    limit = config.get("min-chunk-elements")
+    operands = [_chunk(x, backend.name, limit) for x in args]
+    if any(x is NOT_TAKEN for x in operands):
+        return NOT_TAKEN
+    if out is None or out[0] is None:
+        return _new_array(numpy_ufunc, operands, backend, limit)
+    return _into(numpy_ufunc, operands, out[0], backend, limit)
+
+
+_DEFAULT_OPTIONS = {
+    "casting": "same_kind",
+    "dtype": None,
+    "order": "K",
+    "subok": True,
+    "signature": None,
+}
+
+
+def _in_process_backend() -> ChunkBackend | None:
+    """The backend whose chunks tiny values are when evaluated here (``evaluate_small``'s
+    conditions), else ``None``."""
+    if not config.get("in-process-evaluation"):
+        return None
+    backend = get_backend()
+    if backend.name == "cupy" and not getattr(backend, "client_has_device", False):
+        return None
+    return backend
+
+
+def _chunk(operand: Any, backend: str, limit: int) -> Any:
+    """A Python scalar as itself (weak, NEP 50), a whole tiny in-process array as its
+    chunk; anything else ``NOT_TAKEN``."""
+    if type(operand) in _WEAK_SCALARS:
+        return operand
+    if type(operand) is not ndarray or not operand._view.is_identity:
+        return NOT_TAKEN
+    version = operand._store.version
+    if type(version) is not ChunkValue or version.backend != backend:
+        return NOT_TAKEN
+    if math.prod(version.shape) >= limit:
+        return NOT_TAKEN
+    return version.value
+
+
+def _new_array(
+    numpy_ufunc: numpy.ufunc, operands: list[Any], backend: ChunkBackend, limit: int
+) -> Any:
+    shapes = {x.shape for x in operands if type(x) not in _WEAK_SCALARS}
+    shape = shapes.pop() if len(shapes) == 1 else numpy.broadcast_shapes(*shapes)
+    if math.prod(shape) >= limit:  # a broadcast result too large for this process
+        return NOT_TAKEN
+    result = numpy_ufunc(*operands)
+    if not isinstance(result, backend.chunk_type):  # NumPy's scalar from 0-d operands
+        result = backend.xp.asarray(result)
+    return ndarray._from_parts(Store(ChunkValue(result, backend.name)), ViewSpec(result.shape))
+
+
+def _into(
+    numpy_ufunc: numpy.ufunc, operands: list[Any], out: Any, backend: ChunkBackend, limit: int
+) -> Any:
+    """The ufunc written into ``out``'s store as a new value (chunks are never mutated):
+    NumPy fills a fresh chunk of ``out``'s shape and dtype, checking the casting and the
+    broadcast into ``out`` as it does for ``out`` itself."""
+    if _chunk(out, backend.name, limit) is NOT_TAKEN or out._view.read_only:
+        return NOT_TAKEN
+    current = out._store.version
+    fresh = backend.xp.empty(current.shape, dtype=current.dtype)
+    numpy_ufunc(*operands, out=fresh)
+    out._store.replace(ChunkValue(fresh, backend.name))
+    return out

@@ -1,0 +1,162 @@
+"""Ufunc calls on whole tiny arrays are NumPy's ufunc on their chunks
+(``_array/tiny_ufuncs.py``): no expression node is built and nothing is walked, values,
+dtypes and errors are NumPy's; every other call still builds its expression."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy
+import pytest
+
+import dask_gpunumeric as dnp
+from dask_gpunumeric._api import ufuncs
+from dask_gpunumeric._backends import get_backend
+from dask_gpunumeric._ir.leaves import ChunkValue
+from dask_gpunumeric._lowering import in_process
+from dask_gpunumeric.testing import assert_eq, assert_raises_like
+
+
+@pytest.fixture
+def expression_route(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the ufunc nodes built and the expressions evaluated in process."""
+    taken: list[str] = []
+    build, evaluate = ufuncs.ufunc_node, in_process._computed
+
+    def building(op: str, *args: Any, **kwargs: Any) -> Any:
+        taken.append(op)
+        return build(op, *args, **kwargs)
+
+    def evaluating(expr: Any, *args: Any) -> Any:
+        taken.append(type(expr).__name__)
+        return evaluate(expr, *args)
+
+    monkeypatch.setattr(ufuncs, "ufunc_node", building)
+    monkeypatch.setattr(in_process, "_computed", evaluating)
+    return taken
+
+
+def _repeated_update(np: Any) -> Any:
+    x = np.ones(1024)
+    y = np.arange(1024.0)
+    for _ in range(20):
+        x += 2 * y
+    np.multiply(x, 0.5, out=x)
+    np.negative(x, out=(x,))
+    return np.sqrt(-x) + np.arange(1024, dtype=np.int16) // 3
+
+
+def _mixed_dtypes(np: Any) -> Any:
+    counts = np.arange(12, dtype=np.int16)
+    counts += 3  # a weak Python scalar keeps int16
+    counts *= np.ones(12, dtype=np.int8)
+    ratio = np.linspace(0.0, 1.0, 12, dtype=np.float32)
+    ratio += counts  # same_kind: int16 into float32
+    flags = (ratio > 0.5) ^ (counts % 2 == 0)
+    return np.where(flags, ratio, -ratio) + (1 + 2j) * np.ones((3, 1, 1)) ** 2
+
+
+def _zero_d_and_broadcast(np: Any) -> Any:
+    scalar = np.asarray(2.5)
+    column, row = np.arange(4.0).reshape(4, 1), np.arange(3.0)
+    column = np.ones((4, 1)) * np.arange(4.0).reshape(4, 1)  # a whole array, reshaped
+    return (scalar * scalar + 1) * (np.ones((4, 1)) + np.ones(3)) + column - row
+
+
+@pytest.mark.parametrize("program", [_repeated_update, _mixed_dtypes, _zero_d_and_broadcast])
+def test_whole_tiny_arrays_equal_numpy(program: Callable[[Any], Any]) -> None:
+    assert_eq(program(dnp), program(numpy))
+
+
+def test_a_tiny_update_builds_no_expression(expression_route: list[str]) -> None:
+    x, y = dnp.ones(1024), dnp.arange(1024.0)
+    expression_route.clear()  # creation routines are leaves evaluated once
+    x += 2 * y
+    dnp.add(x, 1, out=x)
+    z = dnp.sqrt(x)
+    assert expression_route == []
+    for array in (x, z):
+        assert type(array._store.version) is ChunkValue
+        assert isinstance(array._store.version.value, get_backend().chunk_type)
+    assert_eq(z, numpy.sqrt(1 + 2 * numpy.arange(1024.0) + 1))
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda np, x: x[1:] * 2,  # a view
+        lambda np, x: np.add(x, 1, where=x > 3, out=np.zeros(10)),
+        lambda np, x: np.add(x, 1, dtype=np.float32),
+        lambda np, x: np.add(x, 1, casting="unsafe"),
+        lambda np, x: x + np.float32(2),  # a NumPy scalar
+        lambda np, x: x + [1] * 10,  # a list
+        lambda np, x: np.divmod(x, 3)[1],  # two outputs
+    ],
+)
+def test_other_calls_build_their_expression(call: Any, expression_route: list[str]) -> None:
+    host = numpy.arange(10.0)
+    assert_eq(call(dnp, dnp.arange(10.0)), call(numpy, host))
+    assert expression_route
+
+
+def test_in_process_evaluation_off_builds_expressions(expression_route: list[str]) -> None:
+    with dnp.config.set(in_process_evaluation=False):
+        x = dnp.arange(10.0)
+        x += 1
+        assert type(x._store.version) is not ChunkValue
+    assert "add" in expression_route
+    assert_eq(x, numpy.arange(10.0) + 1)
+
+
+def test_lazy_operands_build_expressions(expression_route: list[str]) -> None:
+    partitioned = dnp.ones(10, chunks=5)  # explicit chunks of several blocks: lazy
+    assert type(partitioned._store.version) is not ChunkValue
+    assert_eq(dnp.arange(10.0) + partitioned, numpy.arange(10.0) + 1)
+    assert "add" in expression_route
+
+
+def test_a_large_broadcast_result_stays_lazy() -> None:
+    limit = dnp.config.get("min-chunk-elements")
+    column, row = dnp.ones((limit // 64, 1)), dnp.arange(128.0)
+    assert type((column + row)._store.version) is not ChunkValue
+    assert_eq(column + row, numpy.ones((limit // 64, 1)) + numpy.arange(128.0))
+
+
+@pytest.mark.parametrize(
+    "update",
+    [
+        lambda np, x: x.__iadd__(1.5),  # float into an integer array: UFuncTypeError
+        lambda np, x: np.add(x, np.ones(10, dtype=np.float32), out=x),
+        lambda np, x: x.__iadd__(np.ones(3, dtype=np.int64)),  # cannot broadcast
+        lambda np, x: np.add(x, np.ones((2, 10), dtype=np.int64), out=x),  # out too small
+        lambda np, x: x.astype(np.int8) + 1000,  # NEP 50: out of int8's range
+        lambda np, x: x**-1,  # integers to negative integer powers
+        lambda np, x: np.subtract(x > 2, x < 5),  # no boolean subtract
+    ],
+)
+def test_refused_calls_raise_numpys_error_and_leave_the_array(update: Any) -> None:
+    host, ours = numpy.arange(10), dnp.arange(10)
+    assert_raises_like(lambda: update(numpy, host), lambda: update(dnp, ours))
+    assert_eq(ours, numpy.arange(10))
+    assert type(ours._store.version) is ChunkValue
+
+
+def test_results_never_share_their_operands_chunks() -> None:
+    x = dnp.arange(6.0)
+    before = x._store.version.value
+    y = x + 0
+    x += 1
+    assert x._store.version.value is not before
+    assert y._store.version.value is not before
+    assert_eq(y, numpy.arange(6.0))
+    assert_eq(x, numpy.arange(6.0) + 1)
+
+
+def test_read_only_outputs_are_refused_as_numpy_refuses_them() -> None:
+    host, ours = numpy.arange(4.0), dnp.arange(4.0)
+    assert_raises_like(
+        lambda: numpy.add(host, 1, out=numpy.broadcast_to(host, (4,))),
+        lambda: dnp.add(ours, 1, out=dnp.broadcast_to(ours, (4,))),
+    )
+    assert_eq(ours, numpy.arange(4.0))
