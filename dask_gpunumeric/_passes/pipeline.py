@@ -7,7 +7,7 @@ pass                   switch (``gpunumeric.*``)     what it does
                                                      -> its paints
 ``fuse_elementwise``   ``fusion`` (default true)     elementwise trees -> ``FusedElementwise``
 ``exchange_halos``     ``halo`` (default true)       programs over shifted views -> ``Stencil``
-``merge_sweeps``       ``halo-sweeps`` (default 4)   a loop's iterations of one written
+``merge_sweeps``       ``halo-sweeps`` (default 8)   a loop's iterations of one written
                                                      ``Stencil`` -> one node of k sweeps
 ====================== ============================= =========================================
 

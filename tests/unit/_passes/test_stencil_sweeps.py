@@ -65,7 +65,7 @@ def whole_chains() -> Any:
 
 def test_a_loop_merges_into_nodes_of_at_most_halo_sweeps() -> None:
     grid = iterate(dnp, grid_of(dnp, (20, 20), (7, 7)), FIVE_POINT, 10)
-    assert sweeps_of(grid) == [4, 4, 2]
+    assert sweeps_of(grid) == [8, 2]
     with dnp.config.set(halo_sweeps=3):
         assert sweeps_of(grid) == [3, 3, 3, 1]
     with dnp.config.set(halo_sweeps=1):
@@ -83,7 +83,7 @@ def test_a_version_read_elsewhere_ends_a_chain() -> None:
     grid, snapshot = run(dnp)
     (root, _) = run_passes([grid._read(), snapshot._read()])
     merged = [n.sweeps for n in nodes_children_first([root]) if isinstance(n, Stencil)]
-    assert merged == [3, 3]
+    assert merged == [3, 3]  # not 6
     for ours, expected in zip((grid, snapshot), run(numpy), strict=True):
         assert_eq(ours, expected)
 
