@@ -31,14 +31,16 @@ from benchmarks.suite.scaling import ScalingRow, scaling
 from benchmarks.suite.systems import GPU_SYSTEMS, SYSTEMS
 from benchmarks.suite.workloads import workload_table
 
-FULL = {"repeats": 3, "budget": 10.0, "dask_budget": 30.0, "floor_elements": 1 << 27,
+FULL = {"repeats": 3, "budget": 10.0, "dask_budget": 20.0, "floor_elements": 1 << 27,
         "weak_n": 2000, "strong_n": 4000, "scaling_iterations": 20}  # fmt: skip
 QUICK = {"repeats": 1, "budget": 2.0, "dask_budget": 2.0, "floor_elements": 1 << 22,
          "weak_n": 128, "strong_n": 256, "scaling_iterations": 5}  # fmt: skip
 
 
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks", description=__doc__.split("\n")[0]
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="run the suite")
     run.add_argument("--quick", action="store_true", help="small sizes, one run each")

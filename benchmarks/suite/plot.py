@@ -32,9 +32,7 @@ def plot(results: dict[str, Any], path: Path) -> None:
     for axis in list(axes.flat)[len(workloads) :]:
         axis.set_visible(False)
     machine = results["machine"]
-    figure.suptitle(
-        f"time per iteration vs size, {machine['cores']} cores, {machine['date'][:10]}"
-    )
+    figure.suptitle(f"time per iteration vs size, {machine['cores']} cores, {machine['date'][:10]}")
     figure.tight_layout()
     figure.savefig(path, dpi=80)
     plt.close(figure)

@@ -50,12 +50,20 @@ def document(
 ) -> dict[str, Any]:
     return {
         "machine": machine,
-        "floor": {"copy_bytes_per_s": floor.copy, "triad_bytes_per_s": floor.triad,
-                  "bandwidth_bytes_per_s": floor.bandwidth},  # fmt: skip
+        "floor": {
+            "copy_bytes_per_s": floor.copy,
+            "triad_bytes_per_s": floor.triad,
+            "bandwidth_bytes_per_s": floor.bandwidth,
+        },  # fmt: skip
         "settings": settings,
         "workloads": [
-            {"name": w.name, "sizes": list(w.sizes), "size_label": w.size_label,
-             "floor_note": w.floor_note, "note": w.note}  # fmt: skip
+            {
+                "name": w.name,
+                "sizes": list(w.sizes),
+                "size_label": w.size_label,
+                "floor_note": w.floor_note,
+                "note": w.note,
+            }  # fmt: skip
             for w in workloads
         ],
         "rows": [dataclasses.asdict(r) for r in rows],

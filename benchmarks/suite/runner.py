@@ -65,7 +65,9 @@ def measure(
             run = workload.make_run(system, size)
             if run is None:
                 return None, None, rss, None
-            timing = timed_repeats(run, workload.iterations(size), settings.repeats, settings.budget)
+            timing = timed_repeats(
+                run, workload.iterations(size), settings.repeats, settings.budget
+            )
             return timing, to_host(timing.result), rss, None
         except Exception as error:  # noqa: BLE001 - reported in the row, the suite goes on
             traceback.print_exc()

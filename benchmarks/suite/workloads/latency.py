@@ -20,6 +20,8 @@ from benchmarks.suite.timing import Measured
 from benchmarks.suite.workloads.spec import Workload, close
 
 DASK_OPERATIONS = 1_000
+OPERATIONS = 10_000
+QUICK_OPERATIONS = 1_000
 
 
 def latency_run(system: str, operations: int) -> Callable[[], Any] | None:
@@ -37,7 +39,7 @@ def latency_run(system: str, operations: int) -> Callable[[], Any] | None:
 
 
 def latency_workload(quick: bool) -> Workload:
-    operations = 1_000 if quick else 10_000
+    operations = QUICK_OPERATIONS if quick else OPERATIONS
     return Workload(
         name="latency",
         sizes=(1024,),

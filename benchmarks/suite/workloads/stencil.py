@@ -27,9 +27,7 @@ LARGE = 10000  # from this size on, FEW_ITERATIONS
 FEW_ITERATIONS = 10
 
 
-def make_run(
-    system: str, n: int, iterations: int, dask_budget: float
-) -> Callable[[], Any] | None:
+def make_run(system: str, n: int, iterations: int, dask_budget: float) -> Callable[[], Any] | None:
     if system == "numpy" or system == "cupy" or system in OURS:
         np = module(system)
         return lambda: hold(stencil(np, n, iterations))
