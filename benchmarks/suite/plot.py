@@ -38,6 +38,11 @@ def plot(results: dict[str, Any], path: Path) -> None:
     plt.close(figure)
 
 
+def size_label(size: int) -> str:
+    """``2000``, ``2e+07``: short enough for a tick."""
+    return str(size) if size < 100_000 else f"{size:.0e}"
+
+
 def panel(axis: Any, workload: dict[str, Any], rows: list[dict[str, Any]]) -> None:
     from matplotlib.ticker import NullFormatter
 
@@ -53,6 +58,8 @@ def panel(axis: Any, workload: dict[str, Any], rows: list[dict[str, Any]]) -> No
         axis.plot(sizes, [floor[s] for s in sizes], "k--", label="floor")
     axis.set_xscale("log")
     axis.set_yscale("log")
+    sizes = sorted({r["size"] for r in rows})
+    axis.set_xticks(sizes, [size_label(size) for size in sizes])
     axis.xaxis.set_minor_formatter(NullFormatter())
     axis.set_title(workload["name"], fontsize=9)
     axis.set_xlabel(workload["size_label"], fontsize=8)
