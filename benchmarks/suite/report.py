@@ -117,6 +117,27 @@ def machine_lines(machine: dict[str, Any], floor: dict[str, Any]) -> list[str]:
     ]
 
 
+def summary_lines(results: dict[str, Any]) -> list[str]:
+    """One line per workload and size, one column per system: time per iteration and,
+    in brackets, its ratio to NumPy's (``!`` marks a result that differs from NumPy's)."""
+    systems = list(dict.fromkeys(r["system"] for r in results["rows"]))
+    lines = ["| workload | size | " + " | ".join(systems) + " | floor |",
+             "|---|---:|" + "---:|" * (len(systems) + 1)]  # fmt: skip
+    cases = dict.fromkeys((r["workload"], r["size"]) for r in results["rows"])
+    for workload, size in cases:
+        rows = {r["system"]: r for r in results["rows"]
+                if (r["workload"], r["size"]) == (workload, size)}  # fmt: skip
+        cells = [
+            f"{duration(rows[s]['per_iteration_s'])} ({ratio(rows[s]['ratio_to_numpy'])})"
+            + ("" if rows[s]["correct"] else " !")
+            if s in rows else "-"
+            for s in systems
+        ]  # fmt: skip
+        floor = next(iter(rows.values()))["floor_per_iteration_s"]
+        lines.append(f"| {workload} | {size:,} | " + " | ".join(cells) + f" | {duration(floor)} |")
+    return lines
+
+
 def markdown(results: dict[str, Any], command: str) -> str:
     """The Markdown report of ``results``, which ``command`` regenerates."""
     settings = results["settings"]
@@ -130,6 +151,10 @@ def markdown(results: dict[str, Any], command: str) -> str:
         "scheduler in one process).",
         "",
         *machine_lines(results["machine"], results["floor"]),
+        "",
+        "## Summary: time per iteration (x NumPy)",
+        "",
+        *summary_lines(results),
     ]
     for workload in results["workloads"]:
         rows = [r for r in results["rows"] if r["workload"] == workload["name"]]

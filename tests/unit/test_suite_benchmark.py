@@ -71,7 +71,9 @@ def test_every_workload_and_system_is_reported_and_equals_numpy(
         assert (row["ratio_to_floor"] is None) == (row["floor_per_iteration_s"] is None)
     markdown = (tmp_path / "R.md").read_text()
     table_lines = [line for line in markdown.splitlines() if line.startswith("| ")]
-    assert len(table_lines) == len(results["rows"]) + len(names)  # a header per workload
+    cases = {(r["workload"], r["size"]) for r in results["rows"]}
+    # the summary (a header, a line per workload and size), then a table per workload
+    assert len(table_lines) == 1 + len(cases) + len(names) + len(results["rows"])
     assert markdown.count(report.ROW_HEADER) == len(names)
     assert "load average" in markdown and "--markdown" in markdown
     assert (tmp_path / "results.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
