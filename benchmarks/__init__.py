@@ -1,4 +1,5 @@
-"""Measurements, not behaviour: run each as ``python -m benchmarks.<name>`` from the repo root."""
+"""Measurements, not behaviour: run each as ``python -m benchmarks.<name>`` from the repo root,
+or all of issue 9's workloads side by side as ``python -m benchmarks run`` (``suite/``)."""
 
 from __future__ import annotations
 

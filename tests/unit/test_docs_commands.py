@@ -35,6 +35,10 @@ EXERCISED_BY = {
     "dgn-run --profile report.html --dataflow graph.svg examples/stencil.py -n 2000 -i 50": "tests/cluster/test_launcher.py::test_stencil_on_the_embedded_cluster_with_every_diagnostic",
     "python -m benchmarks.halo --sizes 4000 --iterations 20 --systems numpy,ours-on --profile": "tests/unit/test_halo_benchmark.py::test_profile_of_chosen_systems",
     "python -m benchmarks.soak --quick": "tests/unit/test_soak_benchmark.py::test_quick_soak_on_the_embedded_cluster",
+    "python -m benchmarks run --quick --out /tmp/results.json": ".ci/run: benchmark suite --quick",
+    # the full run takes 15-20 minutes: the test runs the same command line at tiny sizes
+    "python -m benchmarks run --out benchmarks/results.json --markdown benchmarks/RESULTS.md": "tests/unit/test_suite_benchmark.py::test_every_workload_and_system_is_reported_and_equals_numpy",
+    "python -m benchmarks run --gpu": "tests/unit/test_suite_benchmark.py::test_gpu_mode_skips_cleanly_without_a_device",
 }
 
 RUN_HERE = (

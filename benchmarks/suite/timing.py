@@ -1,0 +1,108 @@
+"""How the suite times a run and samples its memory.
+
+A system at one size is run once to warm up (caches, compiled loops, thread pools), then
+timed ``repeats`` times, stopping early once ``budget`` seconds have gone; the median, the
+minimum and the maximum are kept. A run that already took a large share of the budget is
+itself the only measurement (its warm-up was the same program at the workload's smallest
+size). While the runs go, a thread samples this process's RSS: the peak, and the peak
+above the RSS when the runs started (what the system itself added).
+"""
+
+from __future__ import annotations
+
+import statistics
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import psutil
+
+SAMPLE_SECONDS = 0.01
+
+
+@dataclass(frozen=True)
+class Measured:
+    """What a run may return instead of its bare result: the iterations it did (a run that
+    stops at its own budget does fewer) and the seconds of its timed part (a run that times
+    only its loop, not its set-up)."""
+
+    result: Any
+    iterations: int | None = None
+    seconds: float | None = None
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Seconds of the timed runs of one system at one size."""
+
+    times: tuple[float, ...]
+    iterations: int
+    result: Any
+    warmed_at_size: bool
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.times)
+
+
+@dataclass
+class PeakRss:
+    """The RSS of this process sampled by a thread: the peak, and the RSS at the start."""
+
+    start: int = 0
+    peak: int = 0
+
+    @property
+    def increase(self) -> int:
+        return max(0, self.peak - self.start)
+
+
+@contextmanager
+def sampled_rss() -> Iterator[PeakRss]:
+    """Sample this process's RSS every 10 ms while the block runs."""
+    process, stop = psutil.Process(), threading.Event()
+    sample = PeakRss(start=process.memory_info().rss)
+    sample.peak = sample.start
+
+    def watch() -> None:
+        while not stop.wait(SAMPLE_SECONDS):
+            sample.peak = max(sample.peak, process.memory_info().rss)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        yield sample
+    finally:
+        stop.set()
+        watcher.join()
+        sample.peak = max(sample.peak, process.memory_info().rss)
+
+
+def run_once(run: Callable[[], Any], iterations: int) -> tuple[Any, float, int]:
+    """``run`` timed: its result, its seconds and its iterations (``Measured`` overrides)."""
+    start = time.perf_counter()
+    outcome = run()
+    seconds = time.perf_counter() - start
+    if isinstance(outcome, Measured):
+        seconds = seconds if outcome.seconds is None else outcome.seconds
+        iterations = iterations if outcome.iterations is None else outcome.iterations
+        outcome = outcome.result
+    return outcome, seconds, iterations
+
+
+def timed_repeats(run: Callable[[], Any], iterations: int, repeats: int, budget: float) -> Timing:
+    """A warm-up run, then up to ``repeats`` timed runs within ``budget`` seconds. A first
+    run longer than a third of the budget is kept as the one measurement."""
+    result, first, done = run_once(run, iterations)
+    if first > budget / 3:
+        return Timing((first,), done, result, warmed_at_size=False)
+    times: list[float] = []
+    spent = 0.0
+    while len(times) < repeats and (not times or spent + times[-1] <= budget):
+        result, seconds, done = run_once(run, iterations)
+        times.append(seconds)
+        spent += seconds
+    return Timing(tuple(times), done, result, warmed_at_size=True)
