@@ -15,10 +15,18 @@ def test_halo_benchmark_runs_every_system_correctly(capsys: pytest.CaptureFixtur
     for r in runs:
         assert r.correct, r
         assert r.seconds_per_iteration > 0 and r.to_floor > 0
+        assert r.first_seconds_per_iteration >= r.seconds_per_iteration  # best of 2
         assert r.iterations == (1 if r.system == "dask-slices" else 3)  # budget 0: one
     assert all(r.blocks and r.blocks > 1 for r in runs if r.system.startswith("ours") and r.n == 94)
     table = capsys.readouterr().out
     assert "copy bandwidth" in table and all(system in table for system in SYSTEMS)
+    assert "first ms" in table
+
+
+def test_one_repeat_reports_its_only_run() -> None:
+    runs = main(["--quick", "--sizes", "62", "--iterations", "2", "--systems", "ours-on",
+                 "--repeats", "1"])  # fmt: skip
+    assert [r.seconds_per_iteration == r.first_seconds_per_iteration for r in runs] == [True] * 2
 
 
 def test_profile_of_chosen_systems(capsys: pytest.CaptureFixture[str]) -> None:
