@@ -91,7 +91,9 @@ def sweeps_block(backend_name: str, spec: StencilSpec, plan: SweepPlan, *arrays:
         elements = math.prod(box_shape(plan.written)) * plan.sweeps
         kernel = compiled_sweeps_of(spec.program, elements)
     scratch = None
-    for tile in tiles(backend, spec, plan):
+    # Tiles pay off only for the compiled sweeps: an evaluator call per sweep and tile
+    # would cost more than the cache saves.
+    for tile in tiles(backend, spec, plan) if kernel is not None else [plan.written]:
         regions, reads = sweep_regions(tile, plan.window, plan.offsets, plan.sweeps)
         size = math.prod(box_shape(reads))
         if scratch is None or scratch[0].size < size:  # two arrays reused by every tile
@@ -106,7 +108,7 @@ def tiles(backend: Any, spec: StencilSpec, plan: SweepPlan) -> list[Box]:
     """The written box cut into tiles along its first and last axes: on the host about
     ``TILE_BYTES`` per tile array with its halo (at least ``MIN_TILE_REACHES`` times the
     halo along each cut axis), so a tile's sweeps stay in the core's cache; one tile, the
-    whole box, elsewhere."""
+    whole box, on a device."""
     written = plan.written
     if backend.name != "numpy":
         return [written]
