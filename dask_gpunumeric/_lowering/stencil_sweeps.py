@@ -8,15 +8,14 @@ computed ``E1 = dilate(E0) & window``, sweep ``k - 2`` ``E2 = dilate(E1) & windo
 on: the first sweep computes ``E(k-1)``, from the block's old values on
 ``dilate(E(k-1))``. Cells outside the window keep their old values throughout.
 
-The block is swept in strips along its first axis, about ``STRIP_BYTES`` each (the
-host; a device sweeps the block whole): a strip's cells are copied from the pieces into a
-small array, swept ``k`` times there, between two arrays that stay in the processor's
-cache, and its ``E0`` copied into the output block. Memory is then read and written once
-per ``k`` sweeps, instead of once per sweep; the price is recomputing the strips' overlaps
-(``2 k reach`` rows per strip). On the host, once the program's compiled loop
-(``stencil_compiled``) is ready, each sweep is one call of it over a contiguous range of
-the strip: cells of the range outside the sweep's box get scratch values, put back from
-the other array right after (they hold what every sweep reads there).
+On the host, once the program's compiled loops are ready (``stencil_compiled``), the
+block is swept in tiles cut along its first and last axes, about ``TILE_BYTES`` each: a
+tile's cells are copied from the pieces into a small array, swept ``k`` times between two
+arrays that stay in the core's cache by one call of the compiled ``sweeps``, and its
+``E0`` copied into the output block. Memory is then read and written once per ``k``
+sweeps instead of once per sweep; the price is recomputing the tiles' overlaps (``k``
+times the reach on each cut side). Elsewhere (a device, or the host before the loops are
+compiled) the block is one tile and each sweep one evaluator call over strided views.
 """
 
 from __future__ import annotations
@@ -99,7 +98,7 @@ def sweeps_block(backend_name: str, spec: StencilSpec, plan: SweepPlan, *arrays:
         if scratch is None or scratch[0].size < size:  # two arrays reused by every tile
             scratch = [backend.xp.empty(size, dtype=spec.dtype) for _ in range(2)]
         buffers = [a[:size].reshape(box_shape(reads)) for a in scratch]
-        swept = sweep_strip(backend, spec, plan, pieces, (regions, reads), buffers, kernel)
+        swept = sweep_tile(backend, spec, plan, pieces, (regions, reads), buffers, kernel)
         out[local(tile, plan.block)] = swept
     return out
 
@@ -132,7 +131,7 @@ def tiles(backend: Any, spec: StencilSpec, plan: SweepPlan) -> list[Box]:
     ]
 
 
-def sweep_strip(
+def sweep_tile(
     backend: Any,
     spec: StencilSpec,
     plan: SweepPlan,
@@ -141,8 +140,8 @@ def sweep_strip(
     arrays: list[Any],
     kernel: Kernel | None,
 ) -> Any:
-    """A strip after the sweeps (a view of one of ``arrays``, two arrays over the box the
-    strip's sweeps read): ``boxes`` are the strip's ``sweep_regions``."""
+    """A tile after the sweeps (a view of one of ``arrays``, two arrays over the box the
+    tile's sweeps read): ``boxes`` are the tile's ``sweep_regions``."""
     regions, reads = boxes
     source, target = arrays
     assembled(backend, pieces, reads, source)
