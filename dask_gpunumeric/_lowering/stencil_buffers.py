@@ -16,9 +16,9 @@ Idle buffers are bounded two ways: at most ``gpunumeric.halo-buffer-pool`` bytes
 (the oldest are freed first), and a buffer idle for ``IDLE_SECONDS`` is freed, so a
 process whose loop has ended gives its blocks back. A loop needs about one version of
 its grid's blocks idle between iterations (an iteration releases the blocks of the
-version before it while it takes new ones): on the halo benchmark at N=10000 (16 blocks
-of 50 MB in one process) a pool of 8 buffers left 57 of 320 blocks of 20 iterations on
-fresh memory, each first touch costing up to 150 ms on this machine's VM.
+version before it while it takes new ones): at N=10000 (16 blocks of 50 MB in one
+process) a limit of 8 buffers left many blocks on fresh memory, and a first touch is
+slow on virtual machines.
 """
 
 from __future__ import annotations
