@@ -63,10 +63,24 @@ def compiled_kernel(program: ScalarProgram, elements: int) -> Kernel | None:
     """The compiled loop of ``program`` over 1-D contiguous float64 views (``kernel(*inputs,
     out)``) for a block of ``elements``, or None (the caller evaluates with numexpr) until
     the program is hot, while it compiles, or when it cannot be compiled."""
+    return _compiled(program, elements, _kernels)
+
+
+def compiled_sweeps(program: ScalarProgram, elements: int) -> Kernel | None:
+    """The compiled ``sweeps`` of ``program`` (``compiled_kernel``'s companion, compiled
+    with it: see ``_SWEEPS``), or None likewise."""
+    return _compiled(program, elements, _sweepers)
+
+
+def _compiled(
+    program: ScalarProgram, elements: int, table: dict[str | None, Kernel | None]
+) -> Kernel | None:
+    """``table``'s function for ``program`` once compiled; counts ``elements`` towards
+    the program being hot, and starts the compile when it is (or when it is cached)."""
     source = kernel_source(program)  # the key: 0.0 == -0.0 in programs, not in sources
     with _lock:
         if source in _kernels:
-            return _kernels[source]
+            return table.get(source)
         assert source is not None  # _kernels has None
         _evaluated[source] = _evaluated.get(source, 0) + elements
         path = source_path(source)
@@ -80,15 +94,6 @@ def compiled_kernel(program: ScalarProgram, elements: int) -> Kernel | None:
     _compiling.append(thread)
     thread.start()
     return None
-
-
-def compiled_sweeps(program: ScalarProgram, elements: int) -> Kernel | None:
-    """The compiled ``sweeps`` of ``program`` (``compiled_kernel``'s companion, compiled
-    with it: see ``_SWEEPS``), or None."""
-    if compiled_kernel(program, elements) is None:
-        return None
-    with _lock:
-        return _sweepers.get(kernel_source(program))
 
 
 def wait_for_compiles(timeout: float) -> None:

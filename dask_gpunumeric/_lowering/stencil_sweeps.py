@@ -92,7 +92,7 @@ def sweeps_block(backend_name: str, spec: StencilSpec, plan: SweepPlan, *arrays:
     scratch = None
     # Tiles pay off only for the compiled sweeps: an evaluator call per sweep and tile
     # would cost more than the cache saves.
-    for tile in tiles(backend, spec, plan) if kernel is not None else [plan.written]:
+    for tile in tiles(spec, plan) if kernel is not None else [plan.written]:
         regions, reads = sweep_regions(tile, plan.window, plan.offsets, plan.sweeps)
         size = math.prod(box_shape(reads))
         if scratch is None or scratch[0].size < size:  # two arrays reused by every tile
@@ -103,14 +103,11 @@ def sweeps_block(backend_name: str, spec: StencilSpec, plan: SweepPlan, *arrays:
     return out
 
 
-def tiles(backend: Any, spec: StencilSpec, plan: SweepPlan) -> list[Box]:
-    """The written box cut into tiles along its first and last axes: on the host about
-    ``TILE_BYTES`` per tile array with its halo (at least ``MIN_TILE_REACHES`` times the
-    halo along each cut axis), so a tile's sweeps stay in the core's cache; one tile, the
-    whole box, on a device."""
+def tiles(spec: StencilSpec, plan: SweepPlan) -> list[Box]:
+    """The written box cut into tiles along its first and last axes, about ``TILE_BYTES``
+    per tile array with its halo (at least ``MIN_TILE_REACHES`` times the halo along each
+    cut axis), so a tile's compiled sweeps stay in the core's cache."""
     written = plan.written
-    if backend.name != "numpy":
-        return [written]
     halo = plan.sweeps * max(abs(k) for offset in plan.offsets for k in offset)
     extents = [high - low + 2 * halo for low, high in written]
     least = MIN_TILE_REACHES * max(1, halo)
