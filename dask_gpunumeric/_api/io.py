@@ -195,15 +195,12 @@ def to_zarr(arr: Any, url: Any, component: str | None = None, **kwargs: Any) -> 
     """Write ``arr`` to a Zarr store, each chunk from its worker (through
     :func:`dask.array.to_zarr`; irregular chunks are made regular first)."""
     array = asarray(arr).to_dask()
-    backend = get_backend().name
+    # Zarr stores host bytes: each worker moves its chunk to the host explicitly.
     host = array.map_blocks(
-        _chunk_to_host, backend, dtype=array.dtype, meta=numpy.empty((0,) * array.ndim, array.dtype)
+        get_backend().to_host,
+        dtype=array.dtype,
+        meta=numpy.empty((0,) * array.ndim, array.dtype),
     )
     if any(len(set(c[:-1])) > 1 or (len(c) > 1 and c[-1] > c[0]) for c in host.chunks):
         host = host.rechunk(host.chunksize)
     da.to_zarr(host, url, component=component, **kwargs)
-
-
-def _chunk_to_host(chunk: Any, backend_name: str) -> numpy.ndarray:
-    """Zarr stores host bytes: each worker moves its chunk to the host explicitly."""
-    return numpy.asarray(get_backend(backend_name).to_host(chunk))

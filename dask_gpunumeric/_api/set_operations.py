@@ -19,6 +19,7 @@ from .._array.ndarray import ndarray
 from .._backends import get_backend
 from .._ir.dask_call import DaskCall
 from .._ir.dtypes import stand_in_with_ndim
+from .._kernels.set_operations import block_inverse, block_unique
 from .creation import asarray, full
 
 __all__ = [
@@ -33,28 +34,6 @@ __all__ = [
     "unique_inverse",
     "unique_values",
 ]
-
-
-def _block_unique(
-    backend_name: str, block: Any, offset: int, equal_nan: bool, with_index: bool
-) -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
-    """One block's unique values, counts and (if asked: a stable sort, slower) first
-    global indices, on the host."""
-    backend = get_backend(backend_name)
-    to_host = backend.to_host
-    if with_index:
-        values, first, counts = backend.xp.unique(
-            block, return_index=True, return_counts=True, equal_nan=equal_nan
-        )
-        return to_host(values), to_host(first) + offset, to_host(counts)
-    values, counts = backend.xp.unique(block, return_counts=True, equal_nan=equal_nan)
-    host_counts = to_host(counts)
-    return to_host(values), numpy.zeros(host_counts.shape, numpy.intp), host_counts
-
-
-def _block_inverse(backend_name: str, sorted_values: numpy.ndarray, block: Any) -> Any:
-    xp = get_backend(backend_name).xp
-    return xp.searchsorted(xp.asarray(sorted_values), block).astype(numpy.intp)
 
 
 def _merge(parts: list[Any], equal_nan: bool) -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
@@ -94,7 +73,7 @@ def unique(
     if flat.size == 0:
         parts = [numpy.unique(numpy.empty(0, array.dtype), True, False, True)]
     else:
-        parts = compute_per_block(flat._read(), _block_unique, equal_nan, return_index)
+        parts = compute_per_block(flat._read(), block_unique, equal_nan, return_index)
     values, first, counts = _merge(parts, equal_nan)
     results = [asarray(values)]
     if return_index:
@@ -109,8 +88,7 @@ def unique(
 def _inverse(array: ndarray, values: numpy.ndarray) -> ndarray:
     if array.size == 0:
         return full(array.shape, 0, dtype=numpy.intp)
-    backend = get_backend().name
-    arguments = (_block_inverse, backend, values, array._read())
+    arguments = (block_inverse, get_backend(), values, array._read())
     keywords = (("dtype", numpy.dtype(numpy.intp)),)
     node = DaskCall("map_blocks", arguments, array.shape, numpy.intp, keywords)
     return ndarray._from_expr(node)

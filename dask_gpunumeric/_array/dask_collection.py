@@ -9,14 +9,15 @@ import dask.array as da
 import numpy
 
 from .._backends import get_backend
+from .._backends.base import ChunkBackend
 from .._ir.leaves import DaskData
 from .._lowering import core as lowering_core
 from .._lowering import lower
 
 
-def _to_host(results: Any, backend_name: str, shape: tuple[int, ...]) -> numpy.ndarray:
+def _to_host(results: Any, backend: ChunkBackend, shape: tuple[int, ...]) -> numpy.ndarray:
     chunk = da.core.finalize(results)
-    return numpy.asarray(get_backend(backend_name).to_host(chunk)).reshape(shape)
+    return numpy.asarray(backend.to_host(chunk)).reshape(shape)
 
 
 def _from_persisted(graph: Any, array_postpersist: Any, rename: Any = None) -> Any:
@@ -44,8 +45,8 @@ class DaskCollectionMixin:
         raise NotImplementedError
 
     def _dask_array(self) -> da.Array:
-        backend = get_backend().name
-        key = (self._store.version.number, self._view, backend)
+        backend = get_backend()
+        key = (self._store.version.number, self._view, backend.name)
         if self._lowered is None or self._lowered[0] != key:
             self._lowered = (key, lower(self._read(), backend))
         return self._lowered[1]
@@ -63,7 +64,7 @@ class DaskCollectionMixin:
         return self._dask_array().name
 
     def __dask_postcompute__(self) -> Any:
-        return _to_host, (get_backend().name, self.shape)
+        return _to_host, (get_backend(), self.shape)
 
     def __dask_postpersist__(self) -> Any:
         return _from_persisted, (self._dask_array().__dask_postpersist__(),)

@@ -17,7 +17,7 @@ from .materialize import persist_expr
 def flat_nonzero(mask: Expr) -> FlatNonzero:
     """The positions of the true elements of 1-d boolean ``mask``, as an expression whose
     shape is known: the mask is persisted, its blocks are counted, nothing else moves."""
-    backend = get_backend().name
+    backend = get_backend()
     persisted = persist_expr(mask)
     (counts,) = dask.compute(block_true_counts(lower(persisted, backend), backend))
     return FlatNonzero(persisted, tuple(int(c) for c in numpy.asarray(counts)))

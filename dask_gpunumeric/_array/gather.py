@@ -39,7 +39,7 @@ def gather(arrays: Sequence[ndarray]) -> list[Any]:
     if not arrays:
         return []
     backend = get_backend()
-    lowered = lower_all([array._read() for array in arrays], backend.name)
+    lowered = lower_all([array._read() for array in arrays], backend)
     # Unoptimized: the arrays share one graph (as in materialize's persist).
     values = dask.compute(*lowered, optimize_graph=False)
     return [value.reshape(array.shape) for value, array in zip(values, arrays, strict=True)]

@@ -12,8 +12,8 @@ from .._backends import get_backend
 from .._ir.expr import Expr
 from .._ir.indexing import SetItem, Slice
 from .._ir.leaves import ChunkValue, DaskData
+from .._kernels.in_process import evaluate_small
 from .._lowering import lower, lower_all
-from .._lowering.in_process import evaluate_small
 from .._runtime import config, execution
 from .._runtime.memory import check_fits_client
 from .rollback import undo_failed_writes
@@ -61,7 +61,7 @@ def _compute_expr(expr: Expr) -> numpy.ndarray:
     stores = _live_stores_within(expr)
     if stores:
         expr = _persist_with_stores(expr, stores, checkpoint=_Checkpoints.due())
-    (result,) = execution.compute(lower(expr, backend.name))
+    (result,) = execution.compute(lower(expr, backend))
     return numpy.asarray(backend.to_host(result)).reshape(expr.shape)
 
 
@@ -117,7 +117,7 @@ def _persist_with_stores(
     output of the run, and a value read twice cannot be written through (the stencil of
     an iteration would be computed as a new array and then copied into the grid).
     """
-    backend = get_backend().name
+    backend = get_backend()
     written = _written_whole([expr, *(s.version for s in stores)])
     kept = [s for s in stores if s.version.number not in written]
     roots = [expr, *(s.version for s in kept)]
@@ -125,7 +125,7 @@ def _persist_with_stores(
     if checkpoint:
         first = 0 if cut_first else 1
         arrays = (*arrays[:first], *execution.checkpoint(*arrays[first:]))
-    leaves = [DaskData(array, backend=backend) for array in arrays]
+    leaves = [DaskData(array, backend=backend.name) for array in arrays]
     for store, leaf in zip(kept, leaves[1:], strict=True):
         store.version = leaf
     leaf_of = {root.number: leaf for root, leaf in zip(roots, leaves, strict=True)}
@@ -172,10 +172,10 @@ def _live_stores_within(expr: Expr) -> list[Store]:
 
 
 def compute_per_block(expr: Expr, function: Callable[..., Any], *args: Any) -> list[Any]:
-    """``function(backend_name, block, offset, *args)`` on every block of the 1-d ``expr``,
+    """``function(backend, block, offset, *args)`` on every block of the 1-d ``expr``,
     run where the blocks are; the (small, host) results in block order. For data-dependent
     results (``unique``) whose parts are reduced on the client."""
-    backend = get_backend().name
+    backend = get_backend()
     (array,) = lower_all([expr], backend)
     offsets = numpy.cumsum((0,) + array.chunks[0][:-1]).tolist()
     blocks = array.to_delayed().ravel().tolist()

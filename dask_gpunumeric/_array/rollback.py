@@ -97,7 +97,7 @@ def _journaled_stores_within(expr: Expr) -> list[tuple[Store, list[Expr]]]:
 
 def _computed_or_none(version: Expr) -> Expr | None:
     """``version`` persisted (a leaf), or None when computing it fails."""
-    backend = get_backend().name
+    backend = get_backend()
     try:
         (array,) = execution.persist(*lower_all([version], backend))
         futures = distributed.futures_of(array)
@@ -107,4 +107,4 @@ def _computed_or_none(version: Expr) -> Expr | None:
                 return None
     except Exception:  # noqa: BLE001 - any failure means: not this version
         return None
-    return DaskData(array, backend=backend)
+    return DaskData(array, backend=backend.name)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import weakref
 
 from .._ir.expr import Expr
-from .._lowering.in_process import evaluate_small
+from .._kernels.in_process import evaluate_small
 from .._runtime import config
 from .rollback import record_write
 
@@ -24,7 +24,7 @@ class Store:
     stores it computes anyway (``materialize.compute_expr``).
 
     A small version whose inputs are all in this process is computed at once, here
-    (``_lowering/in_process.py``): tiny arrays never wait for, or visit, the cluster.
+    (``_kernels/in_process.py``): tiny arrays never wait for, or visit, the cluster.
     """
 
     __slots__ = ("version", "__weakref__")

@@ -1,7 +1,7 @@
 """Ufunc calls on tiny arrays computed at once, by NumPy's own ufunc on the chunks.
 
 A tiny ``x += 2 * y`` used to build four expression nodes (NumPy's dtype and casting
-probed on stand-ins for each), walk them again in ``_lowering/in_process.py`` and run the
+probed on stand-ins for each), walk them again in ``_kernels/in_process.py`` and run the
 same ufunc there (``benchmarks/latency.py``: most of the 67 us it cost on threads was that
 bookkeeping, not NumPy's 1 us). When every array operand is a whole base array holding a
 ``ChunkValue`` of the current backend (``Store`` evaluated it when it was written), the
@@ -78,9 +78,7 @@ def _in_process_backend() -> ChunkBackend | None:
     if not config.get("in-process-evaluation"):
         return None
     backend = get_backend()
-    if backend.name == "cupy" and not getattr(backend, "client_has_device", False):
-        return None
-    return backend
+    return backend if backend.evaluates_in_client else None
 
 
 def _chunk(operand: Any, backend: str, limit: int) -> Any:

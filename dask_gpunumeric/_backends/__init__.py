@@ -1,29 +1,46 @@
 """Chunk backends: where a chunk lives and which array namespace computes on it.
 
 ``get_backend()`` returns the backend named by ``gpunumeric.backend``; ``auto`` (the
-default) is resolved by asking the workers (``choice.py``). Only ``cupy_backend`` imports
-cupy, and only when it is chosen or probed.
+default) is resolved by asking the workers (``choice.py``). A backend is a module of this
+package named ``<name>_backend.py`` (``simulated_device_backend`` is ``simulated-device``)
+with a ``make_backend()``, or an entry point of the group ``dask_gpunumeric.backends``
+(name -> ``module:make_backend``) in another distribution: adding one is adding a file.
+Only ``cupy_backend`` imports cupy, and only when it is chosen or probed.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib
+import pkgutil
 from collections.abc import Callable
+from importlib.metadata import entry_points
 
 from .._runtime import config
 from .base import ChunkBackend
 
-_BACKEND_MODULES = {
-    "numpy": "numpy_backend",
-    "simulated-device": "simulated_device",
-    "cupy": "cupy_backend",
-}
+ENTRY_POINT_GROUP = "dask_gpunumeric.backends"
 _instances: dict[str, ChunkBackend] = {}
+
+
+@functools.cache
+def _makers() -> dict[str, str]:
+    """Backend name -> where its ``make_backend`` is (``module:function``)."""
+    found = {
+        module.name.removesuffix("_backend").replace("_", "-"): (
+            f"{__name__}.{module.name}:make_backend"
+        )
+        for module in pkgutil.iter_modules(__path__)
+        if module.name.endswith("_backend")
+    }
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        found.setdefault(entry.name, entry.value)
+    return found
 
 
 def backend_names() -> tuple[str, ...]:
     """Names accepted by ``gpunumeric.backend``."""
-    return ("auto", *_BACKEND_MODULES)
+    return ("auto", *sorted(_makers()))
 
 
 @functools.cache
@@ -40,16 +57,21 @@ def get_backend(name: str | None = None) -> ChunkBackend:
     name = name or config.get("backend")
     if name == "auto":
         name = _resolve_auto()()
-    if name not in _instances:
-        if name not in _BACKEND_MODULES:
-            raise ValueError(
-                f"unknown gpunumeric.backend {name!r}; choose one of {', '.join(backend_names())}"
-            )
-        import importlib
+    backend = _instances.get(name)
+    if backend is None:
+        backend = _instances[name] = _make(name)
+    return backend
 
-        module = importlib.import_module(f".{_BACKEND_MODULES[name]}", __name__)
-        _instances[name] = module.make_backend()
-    return _instances[name]
+
+def _make(name: str) -> ChunkBackend:
+    makers = _makers()
+    if name not in makers:
+        raise ValueError(
+            f"unknown gpunumeric.backend {name!r}; choose one of {', '.join(backend_names())}"
+        )
+    module, _, function = makers[name].partition(":")
+    backend: ChunkBackend = getattr(importlib.import_module(module), function)()
+    return backend
 
 
 __all__ = ["ChunkBackend", "backend_names", "get_backend"]

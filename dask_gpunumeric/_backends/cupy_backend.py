@@ -3,20 +3,31 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from typing import Any
 
 import numpy
 
 from .._codegen.cuda import NotFusibleError, generate_cuda
 from .._ir.scalar_program import ScalarProgram
+from .base import ChunkBackend
 
 
-@dataclass(frozen=True)
-class CupyBackend:
-    name: str
-    xp: Any
-    chunk_type: type
+class CupyBackend(ChunkBackend):
+    name = "cupy"
+
+    def __init__(self, xp: Any, chunk_type: type) -> None:
+        self.xp = xp
+        self.chunk_type = chunk_type
+
+    @property
+    def evaluates_in_client(self) -> bool:
+        """Only where this process sees a device: a Jupyter client on a login node need not,
+        while its workers do (then tiny values are computed on the workers)."""
+        return _device_here()
+
+    def lane_keywords(self, kind: str, keywords: dict[str, Any]) -> dict[str, Any]:
+        """CuPy sorts stably and accepts no other ``kind``."""
+        return {k: v for k, v in keywords.items() if k != "kind"}
 
     def from_host(self, host: numpy.ndarray) -> Any:
         return self.xp.asarray(host)
@@ -109,7 +120,13 @@ def make_backend() -> CupyBackend:
             "gpunumeric.backend='cupy' needs CuPy: pip install 'dask_gpunumeric[gpu]' "
             "(cupy-cuda12x, dask-cuda, distributed-ucxx)"
         ) from error
-    return CupyBackend(name="cupy", xp=cupy, chunk_type=cupy.ndarray)
+    return CupyBackend(xp=cupy, chunk_type=cupy.ndarray)
+
+
+@functools.cache
+def _device_here() -> bool:
+    """``device_available()`` in this process, asked once."""
+    return device_available()
 
 
 def device_available() -> bool:

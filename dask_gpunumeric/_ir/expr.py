@@ -4,11 +4,30 @@ from __future__ import annotations
 
 import itertools
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import numpy
 
-from .._runtime import annotations as runtime_annotations
+# A ``dask.annotate`` context, frozen: sorted (key, value) pairs, nested dicts frozen alike.
+Annotations = tuple[tuple[str, Any], ...]
+
+
+def _no_annotations() -> Annotations:
+    return ()
+
+
+# Where nodes read the annotations active at their construction. ``_ir`` reaches no dask:
+# the array layer, which builds nodes for the user, installs the runtime's reader of
+# ``dask.annotate`` blocks (``record_annotations_from``) when it is imported.
+_current_annotations: Callable[[], Annotations] = _no_annotations
+
+
+def record_annotations_from(current: Callable[[], Annotations]) -> None:
+    """Make every node built from now on record ``current()`` as its annotations."""
+    global _current_annotations
+    _current_annotations = current
+
 
 _node_numbers = itertools.count()
 # Keys of lowered graphs carry this so two processes' nodes never collide on one scheduler.
@@ -34,7 +53,7 @@ class Expr:
     children: tuple[Expr, ...]
     depth: int
     number: int
-    annotations: runtime_annotations.Annotations
+    annotations: Annotations
 
     def __init__(self, shape: tuple[int, ...], dtype: Any, children: tuple[Expr, ...] = ()) -> None:
         self.shape = tuple(map(int, shape))
@@ -42,7 +61,7 @@ class Expr:
         self.children = children
         self.depth = 1 + max([child.depth for child in children], default=0)
         self.number = next(_node_numbers)  # fresh_number(), inlined: nodes are built per op
-        self.annotations = runtime_annotations.current()
+        self.annotations = _current_annotations()
 
     @property
     def ndim(self) -> int:

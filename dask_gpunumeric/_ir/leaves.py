@@ -135,7 +135,7 @@ class DaskData(Leaf):
 class ChunkValue(Leaf):
     """A small value already computed in this (the client) process: one chunk of the
     backend named ``backend``. Small expressions are evaluated where they are built rather
-    than sent to the cluster (``_lowering/in_process.py``); the chunk is never mutated."""
+    than sent to the cluster (``_kernels/in_process.py``); the chunk is never mutated."""
 
     __slots__ = ("value", "backend")
 

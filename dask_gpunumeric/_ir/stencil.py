@@ -1,6 +1,6 @@
 """``Stencil``: a fused elementwise program over shifted views of a few arrays, computed
 one output block per task from each block's own inputs plus thin ghost slabs (DESIGN.md §5,
-"halo exchange"). Built by ``_passes.stencil.exchange_halos``.
+"halo exchange"). Built by ``_passes.exchange_halos``.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ class Stencil(Expr):
 
     ``sweeps`` (a written stencil of one base only) applies the write that many times in a
     row, each sweep reading what the one before wrote: ``k`` iterations of a loop, which
-    exchange halos ``k`` deep once (``_passes.stencil_sweeps``).
+    exchange halos ``k`` deep once (``_passes.merge_sweeps``).
     """
 
     __slots__ = ("program", "accesses", "anchor", "origin", "extent", "writes", "sweeps")

@@ -11,7 +11,6 @@ the result is assembled from them at the end.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
 from typing import Any
 
 import dask
@@ -19,6 +18,7 @@ import dask.array as da
 from dask.highlevelgraph import HighLevelGraph, Layer, MaterializedLayer
 
 from .._backends import get_backend
+from .._backends.base import ChunkBackend
 from .._ir import leaves as ir_leaves
 from .._ir.elementwise import Elementwise
 from .._ir.expr import Expr
@@ -26,16 +26,15 @@ from .._ir.fused import FusedElementwise
 from .._ir.indexing import SetItem
 from .._ir.leaves import DaskData
 from .._ir.stencil import Stencil
-from .._passes.pipeline import run_passes
+from .._passes.pipeline import PassSettings, run_passes
 from .._runtime import annotations as runtime_annotations
-from .._runtime import placement
+from .._runtime import config, placement
 from . import (
     chunkwise_call,
     dask_call,
     elementwise,
     fused,
     histograms,
-    in_process,
     indexing,
     joining,
     lanes,
@@ -46,10 +45,9 @@ from . import (
     selection,
     stencil,
 )
+from .layers import Lowering
 
-Lowering = Callable[[Any, list[da.Array], str], da.Array]
-
-lowering_table: dict[type, Any] = {  # node type -> its Lowering
+lowering_table: dict[type, Lowering] = {  # node type -> lower_<node>
     **chunkwise_call.lowerings,
     **leaves.lowerings,
     **elementwise.lowerings,
@@ -63,7 +61,6 @@ lowering_table: dict[type, Any] = {  # node type -> its Lowering
     **histograms.lowerings,
     **linalg.lowerings,
     **joining.lowerings,
-    **in_process.lowerings,
     **stencil.lowerings,
 }
 
@@ -74,15 +71,18 @@ def _stand_in(array: da.Array) -> da.Array:
     return da.Array(graph, array.name, array.chunks, meta=array._meta)
 
 
-def lower(expr: Expr, backend_name: str | None = None) -> da.Array:
-    """The dask array computing ``expr`` with the configured (or named) chunk backend."""
-    return lower_all([expr], backend_name)[0]
+def lower(expr: Expr, backend: ChunkBackend | None = None) -> da.Array:
+    """The dask array computing ``expr`` with ``backend``'s chunks (default: the
+    configured backend)."""
+    return lower_all([expr], backend)[0]
 
 
-def lower_all(exprs: list[Expr], backend_name: str | None = None) -> list[da.Array]:
-    """Dask arrays computing each of ``exprs``, from one traversal and one shared graph."""
-    backend_name = backend_name or get_backend().name
-    exprs = run_passes(exprs)  # fusion and friends: pure Expr -> Expr, switchable by config
+def lower_all(exprs: list[Expr], backend: ChunkBackend | None = None) -> list[da.Array]:
+    """Dask arrays computing each of ``exprs``, from one traversal and one shared graph.
+    The backend is resolved once here (when not given) and handed to every lowering."""
+    backend = backend or get_backend()
+    # fusion and friends: pure Expr -> Expr, switchable by config
+    exprs = run_passes(exprs, pass_settings())
     stand_ins: dict[int, da.Array] = {}
     layers: dict[str, Any] = {}
     dependencies: dict[str, set[str]] = {}
@@ -97,7 +97,7 @@ def lower_all(exprs: list[Expr], backend_name: str | None = None) -> list[da.Arr
             stack.extend((child, False) for child in node.children if child.number not in stand_ins)
             continue
         inputs = [stand_ins[child.number] for child in node.children]
-        result = lowering_table[type(node)](node, inputs, backend_name)
+        result = lowering_table[type(node)](node, inputs, backend)
         graph: Any = result.__dask_graph__()
         input_names = {array.name for array in inputs}
         for name, layer in graph.layers.items():
@@ -111,6 +111,24 @@ def lower_all(exprs: list[Expr], backend_name: str | None = None) -> list[da.Arr
     graph = HighLevelGraph(layers, dependencies)
     roots = [stand_ins[expr.number] for expr in exprs]
     return [LoweredArray(graph, root.name, root.chunks, meta=root._meta) for root in roots]
+
+
+def pass_settings() -> PassSettings:
+    """The passes' switches and limits from ``gpunumeric.*`` configuration, read once per
+    lowering (so a ``with config.set(...)`` block applies from the next computation)."""
+    return PassSettings(
+        fusion=_switched_on("fusion"),
+        fusion_max_inputs=int(config.get("fusion-max-inputs")),
+        halo=_switched_on("halo"),
+        halo_max_depth=int(config.get("halo-max-depth")),
+        halo_sweeps=int(config.get("halo-sweeps")),
+    )
+
+
+def _switched_on(key: str) -> bool:
+    value = config.get(key)
+    # Environment variables arrive as strings when dask cannot parse them as YAML.
+    return value if isinstance(value, bool) else str(value).lower() not in ("false", "0", "no")
 
 
 def _annotate(node: Expr, name: str, layer: Layer) -> Layer:

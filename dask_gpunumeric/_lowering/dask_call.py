@@ -7,12 +7,13 @@ from typing import Any
 
 import dask.array as da
 
+from .._backends.base import ChunkBackend
 from .._ir.dask_call import DaskCall
 from .._ir.expr import Expr
-from .layers import meta
+from .layers import Lowering
 
 
-def lower_dask_call(node: DaskCall, inputs: list[da.Array], backend: str) -> da.Array:
+def lower_dask_call(node: DaskCall, inputs: list[da.Array], backend: ChunkBackend) -> da.Array:
     lowered = iter(inputs)
 
     def substitute(argument: Any) -> Any:
@@ -29,7 +30,7 @@ def lower_dask_call(node: DaskCall, inputs: list[da.Array], backend: str) -> da.
         result = result[node.output]
     if result.dtype != node.dtype:
         result = result.astype(node.dtype)
-    chunk_meta = meta(backend, result.ndim, node.dtype)
+    chunk_meta = backend.meta(result.ndim, node.dtype)
     if type(result._meta) is not type(chunk_meta):
         # dask fell back to a NumPy meta where running the function on an empty chunk of
         # the backend failed (``interp`` on a 0-length table); the chunks are the backend's.
@@ -37,4 +38,4 @@ def lower_dask_call(node: DaskCall, inputs: list[da.Array], backend: str) -> da.
     return result
 
 
-lowerings: dict[type, Any] = {DaskCall: lower_dask_call}
+lowerings: dict[type, Lowering] = {DaskCall: lower_dask_call}

@@ -1,7 +1,7 @@
 """Lowering of elementwise nodes: one blockwise layer, inputs aligned on one chunking.
 
-Full-shape inputs chunked differently (shifted views: ``x[1:] + x[:-1]``) are gathered by
-output blocks onto the chunking most of them share (``gather.gather_onto``): no rechunk,
+Full-shape inputs chunked differently (shifted views: ``x[1:] + x[:-1]``) are laid by
+output blocks onto the chunking most of them share (``relayout.relayout``): no rechunk,
 no sliver chunks."""
 
 from __future__ import annotations
@@ -13,12 +13,14 @@ from typing import Any
 import dask.array as da
 from dask.base import tokenize
 
+from .._backends.base import ChunkBackend
 from .._ir.elementwise import Elementwise
 from .._ir.expr import Expr
+from .._kernels import creation
+from .._kernels.elementwise import elementwise
 from .._runtime.partitioning import default_chunks
-from . import chunk_kernels
-from .gather import gather_onto
-from .layers import from_block_function, meta
+from .layers import Lowering, from_block_function
+from .relayout import relayout
 
 Chunks = tuple[tuple[int, ...], ...]
 
@@ -30,7 +32,7 @@ def output_chunks(shape: tuple[int, ...], arrays: list[da.Array]) -> Chunks:
     return full.most_common(1)[0][0] if full else default_chunks(shape)
 
 
-def align(array: da.Array, target: Chunks, backend: str) -> da.Array:
+def align(array: da.Array, target: Chunks, backend: ChunkBackend) -> da.Array:
     """``array`` (right-aligned, broadcasting) on ``target``'s chunks, by output blocks."""
     offset = len(target) - array.ndim
     wanted = tuple(
@@ -42,14 +44,19 @@ def align(array: da.Array, target: Chunks, backend: str) -> da.Array:
     if array.size == 0:
         # dask builds rechunked empty blocks with numpy.empty whatever the chunk type;
         # new blocks of the backend's type are as good and need no input.
-        kernel = partial(chunk_kernels.fill, backend, array.dtype, None)
+        kernel = partial(creation.fill, backend, array.dtype, None)
         name = f"align-{tokenize(array.name, wanted)}"
         return from_block_function(name, wanted, array.dtype, backend, kernel)
-    return gather_onto(array, wanted, backend)
+    return relayout(array, wanted, backend)
 
 
 def aligned_blockwise(
-    kernel: Any, name: str, shape: tuple[int, ...], dtype: Any, operands: list[Any], backend: str
+    kernel: Any,
+    name: str,
+    shape: tuple[int, ...],
+    dtype: Any,
+    operands: list[Any],
+    backend: ChunkBackend,
 ) -> da.Array:
     """One blockwise layer of ``kernel`` over ``operands``: dask arrays aligned on the output
     chunks and broadcast from the right (passed whole along the axes they lack), scalars as
@@ -68,16 +75,16 @@ def aligned_blockwise(
         *pairs,
         dtype=dtype,
         name=name,
-        meta=meta(backend, ndim, dtype),
+        meta=backend.meta(ndim, dtype),
         concatenate=True,
     )
 
 
-def lower_elementwise(node: Elementwise, inputs: list[da.Array], backend: str) -> da.Array:
+def lower_elementwise(node: Elementwise, inputs: list[da.Array], backend: ChunkBackend) -> da.Array:
     lowered = iter(inputs)
     operands: list[Any] = [next(lowered) if isinstance(x, Expr) else x for x in node.operands]
-    kernel = partial(chunk_kernels.elementwise, backend, node.op, node.params, node.dtype)
+    kernel = partial(elementwise, backend, node.op, node.params, node.dtype)
     return aligned_blockwise(kernel, node.name, node.shape, node.dtype, operands, backend)
 
 
-lowerings: dict[type, Any] = {Elementwise: lower_elementwise}
+lowerings: dict[type, Lowering] = {Elementwise: lower_elementwise}

@@ -10,31 +10,33 @@ from typing import Any
 import dask.array as da
 import numpy
 
+from .._backends.base import ChunkBackend
 from .._ir import indexing as ir
 from .._ir.indexing import NewAxis, Region, apply_region
+from .._kernels import creation
+from .._kernels.indexing import gather_points, scatter_block, write_block
 from .._runtime.partitioning import default_chunks
-from . import chunk_kernels
-from .gather import gather_onto, merge_slivers
-from .layers import block_offsets, from_block_function, from_block_tasks
+from .layers import Lowering, block_offsets, from_block_function, from_block_tasks
+from .relayout import merge_slivers, relayout
 
 
-def lower_slice(node: ir.Slice, inputs: list[da.Array], backend: str) -> da.Array:
+def lower_slice(node: ir.Slice, inputs: list[da.Array], backend: ChunkBackend) -> da.Array:
     """dask's basic indexing (a view of each block met), then, where that left a sliver
-    first or last block (``x[24:]`` of 25-blocks), that sliver gathered into its neighbour."""
+    first or last block (``x[24:]`` of 25-blocks), that sliver merged into its neighbour."""
     result = apply_region(inputs[0], node.region)
     merged = tuple(merge_slivers(c) for c in result.chunks)
     if merged != result.chunks and result.size:
-        result = gather_onto(result, merged, backend)
+        result = relayout(result, merged, backend)
     if node.ndim == 0:
         # dask indexes a chunk with integers alone, which gives a scalar; a chunk is an array.
-        result = result.map_blocks(partial(chunk_kernels.as_chunk, backend), dtype=node.dtype)
+        result = result.map_blocks(backend.as_chunk, dtype=node.dtype)
     return result
 
 
-def lower_reshape(node: ir.Reshape, inputs: list[da.Array], backend: str) -> da.Array:
+def lower_reshape(node: ir.Reshape, inputs: list[da.Array], backend: ChunkBackend) -> da.Array:
     if node.size == 0:
         # Nothing to move; dask refuses reshapes of empty arrays with several chunks.
-        kernel = partial(chunk_kernels.fill, backend, node.dtype, 0)
+        kernel = partial(creation.fill, backend, node.dtype, 0)
         return from_block_function(
             node.name, default_chunks(node.shape), node.dtype, backend, kernel
         )
@@ -84,7 +86,7 @@ def _block_hits(span: tuple[int, int, int], chunks: tuple[int, ...]) -> list[tup
     return hits
 
 
-def lower_set_item(node: ir.SetItem, inputs: list[da.Array], backend: str) -> da.Array:
+def lower_set_item(node: ir.SetItem, inputs: list[da.Array], backend: ChunkBackend) -> da.Array:
     target, value = inputs
     region = node.region
     if 0 in region.shape:
@@ -107,7 +109,8 @@ def lower_set_item(node: ir.SetItem, inputs: list[da.Array], backend: str) -> da
             )
         )
         written[block] = (
-            chunk_kernels.write_block,
+            write_block,
+            backend,
             (target.name,) + block,
             local,
             (value.name,) + tuple(j for j, _ in pieces),
@@ -149,7 +152,7 @@ def _last_writes(
     return tuple(c[ids] for c in flat), ids
 
 
-def lower_scatter(node: ir.Scatter, inputs: list[da.Array], backend: str) -> da.Array:
+def lower_scatter(node: ir.Scatter, inputs: list[da.Array], backend: ChunkBackend) -> da.Array:
     target, value = inputs
     shape = node.coords[0].shape if node.coords else ()
     values = da.broadcast_to(value, shape).ravel().rechunk(-1)
@@ -161,7 +164,7 @@ def lower_scatter(node: ir.Scatter, inputs: list[da.Array], backend: str) -> da.
     coords, point_ids = _last_writes(node.coords, node.shape)
     for block, local, ids in _points_by_block(coords, target.chunks):
         tasks[block] = (
-            chunk_kernels.scatter_block,
+            scatter_block,
             (target.name,) + block,
             local,
             point_ids[ids],
@@ -170,7 +173,7 @@ def lower_scatter(node: ir.Scatter, inputs: list[da.Array], backend: str) -> da.
     return from_block_tasks(node.name, tasks, target.chunks, node.dtype, backend, [target, values])
 
 
-def lower_gather(node: ir.Gather, inputs: list[da.Array], backend: str) -> da.Array:
+def lower_gather(node: ir.Gather, inputs: list[da.Array], backend: ChunkBackend) -> da.Array:
     source = inputs[0]
     length = int(numpy.prod(node.shape, dtype=numpy.int64))
     flat_chunks = default_chunks((length,))
@@ -188,7 +191,7 @@ def lower_gather(node: ir.Gather, inputs: list[da.Array], backend: str) -> da.Ar
     tasks: dict[tuple[int, ...], Any] = {
         (i,): (
             partial(
-                chunk_kernels.gather_points,
+                gather_points,
                 backend,
                 node.dtype,
                 flat_chunks[0][i],
@@ -202,7 +205,7 @@ def lower_gather(node: ir.Gather, inputs: list[da.Array], backend: str) -> da.Ar
     return flat.reshape(node.shape, merge_chunks=True) if node.ndim != 1 else flat
 
 
-lowerings = {
+lowerings: dict[type, Lowering] = {
     ir.Slice: lower_slice,
     ir.Reshape: lower_reshape,
     ir.SetItem: lower_set_item,

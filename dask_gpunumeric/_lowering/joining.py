@@ -3,14 +3,14 @@ the others, every operand takes the first operand's chunks (no sliver blocks).""
 
 from __future__ import annotations
 
-from typing import Any
-
 import dask.array as da
 
+from .._backends.base import ChunkBackend
 from .._ir.joining import Concatenate
+from .layers import Lowering
 
 
-def lower_concatenate(node: Concatenate, inputs: list[da.Array], backend: str) -> da.Array:
+def lower_concatenate(node: Concatenate, inputs: list[da.Array], backend: ChunkBackend) -> da.Array:
     template = inputs[0].chunks
     aligned = []
     for operand in inputs:
@@ -23,4 +23,4 @@ def lower_concatenate(node: Concatenate, inputs: list[da.Array], backend: str) -
     return da.concatenate(aligned, axis=node.axis)
 
 
-lowerings: dict[type, Any] = {Concatenate: lower_concatenate}
+lowerings: dict[type, Lowering] = {Concatenate: lower_concatenate}

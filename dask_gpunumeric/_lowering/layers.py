@@ -10,14 +10,11 @@ import dask.array as da
 import numpy
 from dask.highlevelgraph import HighLevelGraph
 
-from .._backends import get_backend
+from .._backends.base import ChunkBackend
 
 Chunks = tuple[tuple[int, ...], ...]
-
-
-def meta(backend_name: str, ndim: int, dtype: numpy.dtype) -> Any:
-    """An empty chunk of the backend's type: tells dask what the chunks are."""
-    return get_backend(backend_name).xp.empty((0,) * ndim, dtype=dtype)
+# lower_<node>(node, lowered inputs, backend): the node's dask array
+Lowering = Callable[[Any, list[da.Array], ChunkBackend], da.Array]
 
 
 def block_offsets(chunks: Chunks) -> list[tuple[int, ...]]:
@@ -25,7 +22,11 @@ def block_offsets(chunks: Chunks) -> list[tuple[int, ...]]:
 
 
 def from_block_function(
-    name: str, chunks: Chunks, dtype: numpy.dtype, backend_name: str, make_block: Callable[..., Any]
+    name: str,
+    chunks: Chunks,
+    dtype: numpy.dtype,
+    backend: ChunkBackend,
+    make_block: Callable[..., Any],
 ) -> da.Array:
     """A dask array whose block at index b is ``make_block(block_shape, block_offset)``,
     created on the worker that runs it."""
@@ -36,7 +37,7 @@ def from_block_function(
         offset = tuple(o[i] for o, i in zip(offsets, index, strict=True))
         graph[(name,) + index] = (make_block, shape, offset)
     layer = HighLevelGraph.from_collections(name, graph, dependencies=())
-    return da.Array(layer, name, chunks, meta=meta(backend_name, len(chunks), dtype))
+    return da.Array(layer, name, chunks, meta=backend.meta(len(chunks), dtype))
 
 
 def from_block_tasks(
@@ -44,11 +45,11 @@ def from_block_tasks(
     tasks: dict[tuple[int, ...], Any],
     chunks: Chunks,
     dtype: numpy.dtype,
-    backend_name: str,
+    backend: ChunkBackend,
     dependencies: list[Any],
 ) -> da.Array:
     """A dask array from a {block index: task} table whose tasks refer to blocks of
     ``dependencies``."""
     graph: dict[Any, Any] = {(name,) + index: task for index, task in tasks.items()}
     layer = HighLevelGraph.from_collections(name, graph, dependencies=list(dependencies))
-    return da.Array(layer, name, chunks, meta=meta(backend_name, len(chunks), dtype))
+    return da.Array(layer, name, chunks, meta=backend.meta(len(chunks), dtype))

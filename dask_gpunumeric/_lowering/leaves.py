@@ -1,35 +1,41 @@
-"""Lowering of leaves: chunks are created where they are computed, by the backend."""
+"""Lowering of leaves: chunks are created where they are computed, by the backend; a value
+computed in the client (``ChunkValue``) is one block."""
 
 from __future__ import annotations
 
+import operator
 from functools import partial
+from typing import Any
 
 import dask.array as da
+from dask.highlevelgraph import HighLevelGraph
 
+from .._backends import get_backend
+from .._backends.base import ChunkBackend
 from .._ir import leaves as ir
 from .._ir.random import RandomDraw
+from .._kernels import creation
 from .._runtime.partitioning import default_chunks
-from . import chunk_kernels
-from .layers import from_block_function, meta
+from .layers import Lowering, from_block_function
 
 
 def _chunks(node: ir.Leaf) -> tuple[tuple[int, ...], ...]:
     return node.chunks or default_chunks(node.shape)
 
 
-def lower_fill(node: ir.Fill, inputs: list, backend: str) -> da.Array:
-    kernel = partial(chunk_kernels.fill, backend, node.dtype, node.value, paints=node.paints)
+def lower_fill(node: ir.Fill, inputs: list, backend: ChunkBackend) -> da.Array:
+    kernel = partial(creation.fill, backend, node.dtype, node.value, paints=node.paints)
     return from_block_function(node.name, _chunks(node), node.dtype, backend, kernel)
 
 
-def lower_arange(node: ir.Arange, inputs: list, backend: str) -> da.Array:
-    kernel = partial(chunk_kernels.arange, backend, node.dtype, node.start, node.step, node.second)
+def lower_arange(node: ir.Arange, inputs: list, backend: ChunkBackend) -> da.Array:
+    kernel = partial(creation.arange, backend, node.dtype, node.start, node.step, node.second)
     return from_block_function(node.name, _chunks(node), node.dtype, backend, kernel)
 
 
-def lower_linspace(node: ir.Linspace, inputs: list, backend: str) -> da.Array:
+def lower_linspace(node: ir.Linspace, inputs: list, backend: ChunkBackend) -> da.Array:
     kernel = partial(
-        chunk_kernels.linspace,
+        creation.linspace,
         backend,
         node.dtype,
         node.computing,
@@ -44,36 +50,30 @@ def lower_linspace(node: ir.Linspace, inputs: list, backend: str) -> da.Array:
     )
 
 
-def lower_eye(node: ir.Eye, inputs: list, backend: str) -> da.Array:
-    kernel = partial(chunk_kernels.eye, backend, node.dtype, node.k)
+def lower_eye(node: ir.Eye, inputs: list, backend: ChunkBackend) -> da.Array:
+    kernel = partial(creation.eye, backend, node.dtype, node.k)
     return from_block_function(node.name, _chunks(node), node.dtype, backend, kernel)
 
 
-def lower_host_data(node: ir.HostData, inputs: list, backend: str) -> da.Array:
+def lower_host_data(node: ir.HostData, inputs: list, backend: ChunkBackend) -> da.Array:
     host = da.from_array(node.data, chunks=_chunks(node), name=node.name + "-host", asarray=True)
     return host.map_blocks(
-        partial(chunk_kernels.to_device, backend),
-        dtype=node.dtype,
-        meta=meta(backend, node.ndim, node.dtype),
-        name=node.name,
+        backend.from_any, dtype=node.dtype, meta=backend.meta(node.ndim, node.dtype), name=node.name
     )
 
 
-def lower_dask_data(node: ir.DaskData, inputs: list, backend: str) -> da.Array:
+def lower_dask_data(node: ir.DaskData, inputs: list, backend: ChunkBackend) -> da.Array:
     array = node.array
-    if node.backend == backend:
+    if node.backend == backend.name:
         return array
     return array.map_blocks(
-        partial(chunk_kernels.to_device, backend),
-        dtype=node.dtype,
-        meta=meta(backend, node.ndim, node.dtype),
-        name=node.name,
+        backend.from_any, dtype=node.dtype, meta=backend.meta(node.ndim, node.dtype), name=node.name
     )
 
 
-def lower_random_draw(node: RandomDraw, inputs: list, backend: str) -> da.Array:
+def lower_random_draw(node: RandomDraw, inputs: list, backend: ChunkBackend) -> da.Array:
     kernel = partial(
-        chunk_kernels.random_block,
+        creation.random_block,
         backend,
         node.dtype,
         node.method,
@@ -85,7 +85,20 @@ def lower_random_draw(node: RandomDraw, inputs: list, backend: str) -> da.Array:
     return from_block_function(node.name, _chunks(node), node.dtype, backend, kernel)
 
 
-lowerings = {
+def lower_chunk_value(node: ir.ChunkValue, inputs: list, backend: ChunkBackend) -> da.Array:
+    """One block holding (a copy of: the caller may write to what ``compute`` returns) the
+    value; moved to another backend's chunks first if it is not ``backend``'s."""
+    value = node.value
+    if node.backend != backend.name:
+        value = backend.from_any(get_backend(node.backend).to_host(value))
+    origin = (0,) * node.ndim
+    graph: dict[Any, Any] = {(node.name, *origin): (operator.methodcaller("copy"), value)}
+    layer = HighLevelGraph.from_collections(node.name, graph, dependencies=())
+    return da.Array(layer, node.name, node.chunks, meta=backend.meta(node.ndim, node.dtype))
+
+
+lowerings: dict[type, Lowering] = {
+    ir.ChunkValue: lower_chunk_value,
     ir.Fill: lower_fill,
     ir.Arange: lower_arange,
     ir.Linspace: lower_linspace,

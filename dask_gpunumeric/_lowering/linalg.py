@@ -9,18 +9,20 @@ from __future__ import annotations
 
 import string
 from functools import partial
-from typing import Any
 
 import dask.array as da
 import numpy
 from dask.base import tokenize
 
+from .._backends.base import ChunkBackend
 from .._ir.linalg import GatheredLinalg
-from . import chunk_kernels
-from .layers import meta
+from .._kernels.products import linalg_call, linalg_pick
+from .layers import Lowering
 
 
-def lower_gathered_linalg(node: GatheredLinalg, inputs: list[da.Array], backend: str) -> da.Array:
+def lower_gathered_linalg(
+    node: GatheredLinalg, inputs: list[da.Array], backend: ChunkBackend
+) -> da.Array:
     batch_ndim = node.ndim - node.output_core_ndim
     batch = string.ascii_lowercase[:batch_ndim]
     core_letters = iter(string.ascii_uppercase)
@@ -32,7 +34,7 @@ def lower_gathered_linalg(node: GatheredLinalg, inputs: list[da.Array], backend:
         pairs += [operand.rechunk(whole), operand_batch + core]
     keywords = dict(node.keywords)
     calls = da.blockwise(
-        partial(chunk_kernels.linalg_call, backend, node.function, keywords),
+        partial(linalg_call, backend, node.function, keywords),
         batch,
         *pairs,
         concatenate=True,
@@ -42,14 +44,14 @@ def lower_gathered_linalg(node: GatheredLinalg, inputs: list[da.Array], backend:
     output_core = "".join(next(core_letters) for _ in range(node.output_core_ndim))
     sizes = node.shape[batch_ndim:]
     return da.blockwise(
-        partial(chunk_kernels.linalg_pick, backend, node.output, node.dtype),
+        partial(linalg_pick, backend, node.output, node.dtype),
         batch + output_core,
         calls,
         batch,
         new_axes=dict(zip(output_core, sizes, strict=True)),
         name=node.name,
-        meta=meta(backend, node.ndim, node.dtype),
+        meta=backend.meta(node.ndim, node.dtype),
     )
 
 
-lowerings: dict[type, Any] = {GatheredLinalg: lower_gathered_linalg}
+lowerings: dict[type, Lowering] = {GatheredLinalg: lower_gathered_linalg}

@@ -21,15 +21,16 @@ from typing import Any
 
 import dask.array as da
 
+from .._backends.base import ChunkBackend
 from .._ir.products import Matmul, Tensordot
-from . import chunk_kernels
-from .layers import block_offsets, from_block_tasks
+from .._kernels.products import tensordot_blocks
+from .layers import Lowering, block_offsets, from_block_tasks
 
 # One piece of a contracted axis: (left block, left slice, right block, right slice).
 Piece = tuple[int, slice, int, slice]
 
 
-def lower_tensordot(node: Tensordot, inputs: list[da.Array], backend: str) -> da.Array:
+def lower_tensordot(node: Tensordot, inputs: list[da.Array], backend: ChunkBackend) -> da.Array:
     left, right = inputs
     return _tensordot_layer(node, left, right, node.left_axes, node.right_axes, backend)
 
@@ -40,7 +41,7 @@ def _tensordot_layer(
     right: da.Array,
     left_axes: tuple[int, ...],
     right_axes: tuple[int, ...],
-    backend: str,
+    backend: ChunkBackend,
 ) -> da.Array:
     """The layer named after ``node`` computing ``tensordot(left, right, axes)`` in its dtype."""
     if left.size == 0 or right.size == 0:
@@ -50,7 +51,7 @@ def _tensordot_layer(
     right_free = [j for j in range(right.ndim) if j not in right_axes]
     pairs = list(zip(left_axes, right_axes, strict=True))
     pieces = [_common_pieces(left.chunks[i], right.chunks[j]) for i, j in pairs]
-    kernel = partial(chunk_kernels.tensordot_blocks, backend, node.dtype, left_axes, right_axes)
+    kernel = partial(tensordot_blocks, backend, node.dtype, left_axes, right_axes)
     tasks = {}
     for left_index in itertools.product(*(range(len(left.chunks[i])) for i in left_free)):
         for right_index in itertools.product(*(range(len(right.chunks[j])) for j in right_free)):
@@ -125,7 +126,7 @@ def _located(ndim: int, free: list[int], index: tuple[int, ...]) -> tuple[list[A
     return block, [slice(None)] * ndim
 
 
-def lower_matmul(node: Matmul, inputs: list[da.Array], backend: str) -> da.Array:
+def lower_matmul(node: Matmul, inputs: list[da.Array], backend: ChunkBackend) -> da.Array:
     left, right = inputs
     if left.ndim <= 2 and right.ndim <= 2:
         # Without batch axes matmul is tensordot over (last of left, first of right).
@@ -134,4 +135,4 @@ def lower_matmul(node: Matmul, inputs: list[da.Array], backend: str) -> da.Array
     return result if result.dtype == node.dtype else result.astype(node.dtype)
 
 
-lowerings = {Tensordot: lower_tensordot, Matmul: lower_matmul}
+lowerings: dict[type, Lowering] = {Tensordot: lower_tensordot, Matmul: lower_matmul}

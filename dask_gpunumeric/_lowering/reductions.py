@@ -20,11 +20,12 @@ import dask.array as da
 import numpy
 from dask.array.reductions import _nanargmax, _nanargmin, arg_chunk, arg_reduction
 
+from .._backends.base import ChunkBackend
 from .._ir.reductions import Cumulative, Reduction
-from .layers import meta
+from .layers import Lowering
 
 
-def lower_reduction(node: Reduction, inputs: list[da.Array], backend: str) -> da.Array:
+def lower_reduction(node: Reduction, inputs: list[da.Array], backend: ChunkBackend) -> da.Array:
     (source,) = inputs
     params = dict(node.params)
     if node.kind in _ARG_FUNCTIONS:
@@ -34,7 +35,7 @@ def lower_reduction(node: Reduction, inputs: list[da.Array], backend: str) -> da
     else:
         result = getattr(da, node.kind)(source, axis=node.axis, keepdims=node.keepdims, **params)
     result = result if result.dtype == node.dtype else result.astype(node.dtype)
-    chunk_meta = meta(backend, result.ndim, node.dtype)
+    chunk_meta = backend.meta(result.ndim, node.dtype)
     if type(result._meta) is not type(chunk_meta):
         # dask infers some reductions' meta (nanmin, nanmax) on NumPy whatever the chunks.
         result = da.Array(result.dask, result.name, result.chunks, meta=chunk_meta)
@@ -118,9 +119,9 @@ def _integer_variance(
     return variance
 
 
-def lower_cumulative(node: Cumulative, inputs: list[da.Array], backend: str) -> da.Array:
+def lower_cumulative(node: Cumulative, inputs: list[da.Array], backend: ChunkBackend) -> da.Array:
     result = getattr(da, node.kind)(inputs[0], axis=node.axis, dtype=node.dtype)
     return result if result.dtype == node.dtype else result.astype(node.dtype)
 
 
-lowerings = {Reduction: lower_reduction, Cumulative: lower_cumulative}
+lowerings: dict[type, Lowering] = {Reduction: lower_reduction, Cumulative: lower_cumulative}

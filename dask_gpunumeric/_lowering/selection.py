@@ -9,22 +9,16 @@ from typing import Any
 import dask.array as da
 import numpy
 
-from .._backends import get_backend
+from .._backends.base import ChunkBackend
 from .._ir.selection import FlatNonzero
-from .layers import block_offsets, from_block_tasks
+from .._kernels.selection import count_true, true_positions
+from .layers import Lowering, block_offsets, from_block_tasks
 
 
-def count_true(backend_name: str, block: Any) -> numpy.ndarray:
-    """How many elements of a boolean block are true, as a one-element host array."""
-    backend = get_backend(backend_name)
-    count = backend.to_host(backend.xp.count_nonzero(block))
-    return numpy.array([int(count)], dtype=numpy.intp)
-
-
-def block_true_counts(mask: da.Array, backend_name: str) -> da.Array:
+def block_true_counts(mask: da.Array, backend: ChunkBackend) -> da.Array:
     """A 1-d host dask array: the number of true elements of each block of 1-d ``mask``."""
     return da.map_blocks(
-        partial(count_true, backend_name),
+        partial(count_true, backend),
         mask,
         chunks=((1,) * mask.numblocks[0],),
         dtype=numpy.intp,
@@ -32,12 +26,9 @@ def block_true_counts(mask: da.Array, backend_name: str) -> da.Array:
     )
 
 
-def true_positions(backend_name: str, offset: int, block: Any) -> Any:
-    xp = get_backend(backend_name).xp
-    return xp.flatnonzero(block).astype(numpy.intp) + offset
-
-
-def lower_flat_nonzero(node: FlatNonzero, inputs: list[da.Array], backend: str) -> da.Array:
+def lower_flat_nonzero(
+    node: FlatNonzero, inputs: list[da.Array], backend: ChunkBackend
+) -> da.Array:
     (mask,) = inputs
     offsets = block_offsets(mask.chunks)[0]
     kernel = partial(true_positions, backend)
@@ -47,4 +38,4 @@ def lower_flat_nonzero(node: FlatNonzero, inputs: list[da.Array], backend: str) 
     return from_block_tasks(node.name, tasks, (node.block_counts,), node.dtype, backend, [mask])
 
 
-lowerings: dict[type, Any] = {FlatNonzero: lower_flat_nonzero}
+lowerings: dict[type, Lowering] = {FlatNonzero: lower_flat_nonzero}

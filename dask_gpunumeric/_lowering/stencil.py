@@ -19,8 +19,9 @@ from typing import Any
 import dask.array as da
 from dask.highlevelgraph import HighLevelGraph, MaterializedLayer
 
+from .._backends.base import ChunkBackend
 from .._ir.stencil import Stencil
-from .boxes import (
+from .._kernels.boxes import (
     Box,
     Chunks,
     block_box,
@@ -33,10 +34,10 @@ from .boxes import (
     shift,
     slices,
 )
-from .gather import merge_slivers
-from .layers import meta
-from .stencil_kernels import BlockPlan, StencilSpec, read_box, stencil_block
-from .stencil_sweeps import SweepPlan, sweep_regions, sweeps_block
+from .._kernels.stencil_block import BlockPlan, StencilSpec, read_box, stencil_block
+from .._kernels.stencil_sweeps import SweepPlan, sweep_regions, sweeps_block
+from .layers import Lowering
+from .relayout import merge_slivers
 
 Edges = list[tuple[int, ...]]
 
@@ -99,7 +100,7 @@ def slab_sources(slabs: Any) -> dict[Any, Any]:
 class _Layers:
     """The two task tables of one stencil: slabs (deduplicated) and blocks."""
 
-    def __init__(self, node: Stencil, inputs: list[da.Array], backend: str) -> None:
+    def __init__(self, node: Stencil, inputs: list[da.Array], backend: ChunkBackend) -> None:
         self.node, self.inputs, self.backend = node, inputs, backend
         self.spec = StencilSpec(node.program, node.accesses, node.dtype, len(node.extent))
         self.edges = [boundaries(array.chunks) for array in inputs]
@@ -164,7 +165,7 @@ class _Layers:
         self.tasks[(node.name, *index)] = (sweeps_block, self.backend, self.spec, plan, *keys)
 
 
-def lower_stencil(node: Stencil, inputs: list[da.Array], backend: str) -> da.Array:
+def lower_stencil(node: Stencil, inputs: list[da.Array], backend: ChunkBackend) -> da.Array:
     anchor = inputs[node.anchor]
     chunks, blocks = output_blocks(node, anchor.chunks)
     tables = _Layers(node, inputs, backend)
@@ -185,7 +186,7 @@ def lower_stencil(node: Stencil, inputs: list[da.Array], backend: str) -> da.Arr
     layers[node.name] = MaterializedLayer(tables.tasks)
     dependencies[node.name] = names | {tables.slab_name}
     graph = HighLevelGraph(layers, dependencies)
-    return da.Array(graph, node.name, chunks, meta=meta(backend, node.ndim, node.dtype))
+    return da.Array(graph, node.name, chunks, meta=backend.meta(node.ndim, node.dtype))
 
 
-lowerings: dict[type, Any] = {Stencil: lower_stencil}
+lowerings: dict[type, Lowering] = {Stencil: lower_stencil}

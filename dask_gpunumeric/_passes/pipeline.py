@@ -13,35 +13,42 @@ pass                   switch (``gpunumeric.*``)     what it does
 
 ``DASK_GPUNUMERIC__FUSION=false`` turns fusion off for a whole run (CI runs the parity
 tests that way too: results must not depend on it); ``DASK_GPUNUMERIC__HALO=false`` the
-halo exchange (shifted views then lower through output-block gathering). Each switch is
-read once per lowering.
+halo exchange (shifted views then lower through output-block relayout). Lowering reads
+the switches once per lowering (``_lowering.core.pass_settings``) and hands them over as
+a ``PassSettings``: the passes read no configuration (they import nothing that executes).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .._ir.expr import Expr
-from .._runtime import config
+from .exchange_halos import exchange_halos
 from .fuse_elementwise import fuse_elementwise
+from .merge_sweeps import merge_sweeps
 from .paint_fills import paint_fills
-from .stencil import exchange_halos
-from .stencil_sweeps import merge_sweeps
 
 
-def run_passes(roots: list[Expr]) -> list[Expr]:
-    """``roots`` rewritten by every pass switched on."""
-    if _switched_on("fusion"):
+@dataclass(frozen=True)
+class PassSettings:
+    """Which passes run, and their limits (the ``gpunumeric.*`` keys of the table above)."""
+
+    fusion: bool
+    fusion_max_inputs: int
+    halo: bool
+    halo_max_depth: int
+    halo_sweeps: int
+
+
+def run_passes(roots: list[Expr], settings: PassSettings) -> list[Expr]:
+    """``roots`` rewritten by every pass ``settings`` switches on."""
+    if settings.fusion:
         roots = paint_fills(roots)
-        roots = fuse_elementwise(roots, max_inputs=int(config.get("fusion-max-inputs")))
-    if _switched_on("halo"):
-        max_depth = int(config.get("halo-max-depth"))
-        roots = exchange_halos(roots, max_depth=max_depth)
-        sweeps = int(config.get("halo-sweeps"))
-        if sweeps > 1:
-            roots = merge_sweeps(roots, max_sweeps=sweeps, max_depth=max_depth)
+        roots = fuse_elementwise(roots, max_inputs=settings.fusion_max_inputs)
+    if settings.halo:
+        roots = exchange_halos(roots, max_depth=settings.halo_max_depth)
+        if settings.halo_sweeps > 1:
+            roots = merge_sweeps(
+                roots, max_sweeps=settings.halo_sweeps, max_depth=settings.halo_max_depth
+            )
     return roots
-
-
-def _switched_on(key: str) -> bool:
-    value = config.get(key)
-    # Environment variables arrive as strings when dask cannot parse them as YAML.
-    return value if isinstance(value, bool) else str(value).lower() not in ("false", "0", "no")

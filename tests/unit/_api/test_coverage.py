@@ -7,7 +7,7 @@ import types
 import numpy
 
 import dask_gpunumeric as dnp
-from dask_gpunumeric._api import coverage
+from dask_gpunumeric import _api_coverage as coverage
 from dask_gpunumeric._api.fallback import FallbackModule, fallback_getattr
 
 

@@ -10,7 +10,7 @@ import numpy
 import pytest
 
 import dask_gpunumeric as dnp
-from dask_gpunumeric._api import coverage
+from dask_gpunumeric import _api_coverage as coverage
 from dask_gpunumeric._api.fallback import FallbackModule, FallbackSizeError, fallback_for, policy
 from dask_gpunumeric.testing import assert_eq
 

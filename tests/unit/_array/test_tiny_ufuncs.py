@@ -14,7 +14,7 @@ import dask_gpunumeric as dnp
 from dask_gpunumeric._api import ufuncs
 from dask_gpunumeric._backends import get_backend
 from dask_gpunumeric._ir.leaves import ChunkValue
-from dask_gpunumeric._lowering import in_process
+from dask_gpunumeric._kernels import in_process
 from dask_gpunumeric.testing import assert_eq, assert_raises_like
 
 

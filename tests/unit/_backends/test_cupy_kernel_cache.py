@@ -49,7 +49,7 @@ class FakeCupy:
 def device() -> CupyBackend:
     RecordingKernel.built.clear()
     elementwise_kernel.cache_clear()
-    return CupyBackend(name="cupy", xp=FakeCupy, chunk_type=numpy.ndarray)
+    return CupyBackend(xp=FakeCupy, chunk_type=numpy.ndarray)
 
 
 def scaled(constant: float) -> ScalarProgram:
@@ -118,7 +118,7 @@ def test_a_program_the_generator_refuses_runs_op_by_op_without_a_kernel() -> Non
     xp = types.ModuleType("stand_in_cupy")
     xp.__dict__.update({n: getattr(numpy, n) for n in dir(numpy) if n[0] != "_"})
     xp.ElementwiseKernel = RecordingKernel  # type: ignore[attr-defined]
-    device = CupyBackend(name="cupy", xp=xp, chunk_type=numpy.ndarray)
+    device = CupyBackend(xp=xp, chunk_type=numpy.ndarray)
     f2, f8, c16 = numpy.dtype("float16"), numpy.dtype("float64"), numpy.dtype("complex128")
     program = ScalarProgram(
         (f2, f8),

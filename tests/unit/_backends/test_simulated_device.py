@@ -7,7 +7,7 @@ import numpy
 import pytest
 
 from dask_gpunumeric._backends import backend_names, get_backend
-from dask_gpunumeric._backends.simulated_device import SimulatedDeviceArray
+from dask_gpunumeric._backends.simulated_device_backend import SimulatedDeviceArray
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from typing import Any
 import numpy
 
 import dask_gpunumeric as dnp
-from dask_gpunumeric._lowering import chunk_kernels
+from dask_gpunumeric._kernels.indexing import write_block
 from examples.stencil import stencil
 
 
@@ -34,7 +34,7 @@ def _layer_of(array: Any) -> dict[Any, Any]:
 
 
 def _is_write_task(task: Any) -> bool:
-    return isinstance(task, tuple) and task and task[0] is chunk_kernels.write_block
+    return isinstance(task, tuple) and task and task[0] is write_block
 
 
 # The writes below go into arrays made from host data: scalar writes into a fresh zeros()

@@ -12,8 +12,8 @@ import numpy
 import pytest
 
 import dask_gpunumeric as dnp
-from dask_gpunumeric._lowering import stencil_kernels
-from dask_gpunumeric._lowering.stencil_kernels import stencil_block
+from dask_gpunumeric._kernels import stencil_block as stencil_kernels
+from dask_gpunumeric._kernels.stencil_block import stencil_block
 from dask_gpunumeric.testing import assert_eq
 
 FIVE_POINT = ((0, 0), (-1, 0), (0, 1), (0, -1), (1, 0))
@@ -148,14 +148,14 @@ def test_shifted_views_lower_by_output_blocks_without_rechunk(halo: bool) -> Non
         assert_eq(result, host[1:] + host[:-1])
 
 
-def test_gathered_blocks_are_views_or_assembled_from_pieces() -> None:
+def test_relayout_blocks_are_views_or_assembled_from_pieces() -> None:
     host = numpy.arange(100.0)
     x = dnp.array(host, chunks=25)
     result = x[1:] + x[:-1]
     with dnp.config.set(halo=False):
         graph = result.to_dask().__dask_graph__()
-    (gather,) = [name for name in graph.layers if name.startswith("gather-")]
-    tasks = dict(graph.layers[gather])
+    (relayout,) = [name for name in graph.layers if name.startswith("relayout-")]
+    tasks = dict(graph.layers[relayout])
     pieces = [key for key in tasks if key[0].endswith("-piece")]
     # x[:-1] (blocks ending at 25, 50, 75, 99) onto x[1:]'s (24, 49, 74, 99): block 0 is a
     # view; the others assemble two pieces, one a whole block for the last.

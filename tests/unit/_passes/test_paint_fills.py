@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 import dask_gpunumeric as dnp
 from dask_gpunumeric._ir.leaves import Fill
-from dask_gpunumeric._lowering.chunk_kernels import region_in_block
+from dask_gpunumeric._kernels.creation import region_in_block
+from dask_gpunumeric._lowering.core import pass_settings
 from dask_gpunumeric._passes.pipeline import run_passes
 from dask_gpunumeric._passes.rebuild import nodes_children_first
 from dask_gpunumeric.testing import assert_eq
@@ -58,7 +59,7 @@ def test_paints_follow_the_writes_order() -> None:
         return grid
 
     grid = run(dnp)
-    (root,) = run_passes([grid._read()])
+    (root,) = run_passes([grid._read()], pass_settings())
     (fill,) = [node for node in nodes_children_first([root]) if isinstance(node, Fill)]
     assert [float(value) for _, value in fill.paints] == [1.0, 3.0, -0.0]
     assert_eq(grid, run(numpy))

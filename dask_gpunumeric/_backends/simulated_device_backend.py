@@ -11,7 +11,6 @@ the test suite drives dask through the same paths CuPy chunks take.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy
@@ -19,6 +18,7 @@ from numpy.lib.mixins import NDArrayOperatorsMixin
 
 from .._codegen import cpu
 from .._ir.scalar_program import ScalarProgram
+from .base import ChunkBackend
 
 _IMPLICIT_HOST_MESSAGE = (
     "Implicit conversion to a NumPy array is not allowed (simulated device chunk, as in "
@@ -191,9 +191,8 @@ class _DeviceGenerator:
         return lambda *args, **kwargs: _wrap(method(*_unwrap(args), **_unwrap(kwargs)))
 
 
-@dataclass(frozen=True)
-class SimulatedDeviceBackend:
-    name: str = "simulated-device"
+class SimulatedDeviceBackend(ChunkBackend):
+    name = "simulated-device"
     xp: Any = _DeviceNamespace()
     chunk_type: type = SimulatedDeviceArray
 

@@ -21,12 +21,10 @@ from typing import Any
 
 import numpy
 
-from .._backends import get_backend
+from .._backends.base import ChunkBackend
 from .._ir.scalar_program import ScalarProgram
 from .._ir.stencil import Access
 from .boxes import Box, bounding, box_shape, contains, difference, intersect, local, slices
-from .stencil_buffers import empty_block
-from .stencil_compiled import MIN_ELEMENTS, compiled_kernel
 
 Pieces = dict[int, list[tuple[Box, Any]]]  # base -> (box in base coordinates, array)
 
@@ -64,12 +62,11 @@ def read_box(access: Access, box: Box) -> Box:
     )
 
 
-def stencil_block(backend_name: str, spec: StencilSpec, plan: BlockPlan, *arrays: Any) -> Any:
+def stencil_block(backend: ChunkBackend, spec: StencilSpec, plan: BlockPlan, *arrays: Any) -> Any:
     """The output block ``plan`` describes (see the module docstring): the interior first
     (the flat route may write scratch values around it), then the cells the write leaves,
     then the rim."""
-    backend = get_backend(backend_name)
-    out = new_block(backend, plan.shape, spec.dtype)
+    out = backend.empty_block(plan.shape, spec.dtype)
     given = list(arrays)
     old = given.pop(0) if plan.copies_old else None
     pieces: Pieces = {}
@@ -93,16 +90,8 @@ def stencil_block(backend_name: str, spec: StencilSpec, plan: BlockPlan, *arrays
     return out
 
 
-def new_block(backend: Any, shape: tuple[int, ...], dtype: numpy.dtype) -> Any:
-    """An uninitialised output block: on the host over a reused buffer
-    (``stencil_buffers``), elsewhere from the backend (CuPy pools device memory itself)."""
-    if backend.name == "numpy":
-        return empty_block(shape, dtype)
-    return backend.xp.empty(shape, dtype=dtype)
-
-
 def flat_interior(
-    backend: Any, spec: StencilSpec, plan: BlockPlan, homes: Pieces, inner: Box, out: Any
+    backend: ChunkBackend, spec: StencilSpec, plan: BlockPlan, homes: Pieces, inner: Box, out: Any
 ) -> bool:
     """Evaluate the interior as one 1-D range of the C-ordered block (the rows between its
     first and last cell, whole): every shifted view is then a contiguous range of its own
@@ -147,12 +136,11 @@ def flat_interior(
     return True
 
 
-def compiled_into(backend: Any, spec: StencilSpec, views: list[Any], target: Any) -> bool:
-    """Run the compiled loop of a large host block's program (``stencil_compiled``) over
-    the flat views into ``target``; False (nothing written) when there is none yet."""
-    if backend.name != "numpy" or target.size < MIN_ELEMENTS:
-        return False
-    kernel = compiled_kernel(spec.program, target.size)
+def compiled_into(backend: ChunkBackend, spec: StencilSpec, views: list[Any], target: Any) -> bool:
+    """Run the backend's compiled loop of the program (a host backend's, for large blocks
+    once the program is hot) over the flat views into ``target``; False (nothing written)
+    when there is none."""
+    kernel = backend.compiled_loop(spec.program, target.size)
     if kernel is None:
         return False
     try:
@@ -191,13 +179,13 @@ def _volume(box: Box) -> int:
     return int(numpy.prod([max(0, b - a) for a, b in box]))
 
 
-def operands(backend: Any, spec: StencilSpec, pieces: Pieces, box: Box) -> list[Any]:
+def operands(backend: ChunkBackend, spec: StencilSpec, pieces: Pieces, box: Box) -> list[Any]:
     """The program's inputs for the output ``box``: a view per access into one array per
     base (a piece itself when it holds everything read, else assembled from the pieces)."""
     regions: dict[int, tuple[Box, Any]] = {}
     for base in pieces:
         needed = bounding([read_box(a, box) for a in spec.accesses if a.base == base])
-        regions[base] = (needed, gather(backend, pieces[base], needed))
+        regions[base] = (needed, region_from_pieces(backend, pieces[base], needed))
     views = []
     for access in spec.accesses:
         needed, array = regions[access.base]
@@ -205,7 +193,7 @@ def operands(backend: Any, spec: StencilSpec, pieces: Pieces, box: Box) -> list[
     return views
 
 
-def gather(backend: Any, available: list[tuple[Box, Any]], needed: Box) -> Any:
+def region_from_pieces(backend: ChunkBackend, available: list[tuple[Box, Any]], needed: Box) -> Any:
     """``needed`` (a box of one base) as one array: a view of the piece holding it all, or
     a new array filled from the pieces it meets. Cells no piece holds are never read (the
     plan gives every cell some access reads)."""
@@ -216,7 +204,7 @@ def gather(backend: Any, available: list[tuple[Box, Any]], needed: Box) -> Any:
 
 
 def assembled(
-    backend: Any, available: list[tuple[Box, Any]], needed: Box, result: Any = None
+    backend: ChunkBackend, available: list[tuple[Box, Any]], needed: Box, result: Any = None
 ) -> Any:
     """A new array (or ``result``, of its shape) holding ``needed`` (a box of one base),
     copied from the pieces it meets."""
@@ -229,7 +217,7 @@ def assembled(
     return result
 
 
-def evaluate_into(backend: Any, spec: StencilSpec, inputs: list[Any], target: Any) -> None:
+def evaluate_into(backend: ChunkBackend, spec: StencilSpec, inputs: list[Any], target: Any) -> None:
     """The program over ``inputs`` written into ``target`` (cast as an assignment casts
     when the program's dtype is not the written array's)."""
     if spec.program.dtype_of(spec.program.outputs[0]) == target.dtype:

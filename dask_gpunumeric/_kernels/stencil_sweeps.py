@@ -1,5 +1,5 @@
 """The task body of a multi-sweep ``Stencil`` block: ``k`` iterations of a written stencil
-on one block, fed once by ghost slabs ``k`` times as deep (``_passes/stencil_sweeps.py``).
+on one block, fed once by ghost slabs ``k`` times as deep (``_passes/merge_sweeps.py``).
 
 Each sweep writes the cells of the stencil's *window* (the box ``center[:] = ...``
 writes) and reads them, and the cells around the window, shifted by its *offsets*. For the
@@ -8,8 +8,8 @@ computed ``E1 = dilate(E0) & window``, sweep ``k - 2`` ``E2 = dilate(E1) & windo
 on: the first sweep computes ``E(k-1)``, from the block's old values on
 ``dilate(E(k-1))``. Cells outside the window keep their old values throughout.
 
-On the host, once the program's compiled loops are ready (``stencil_compiled``), the
-block is swept in tiles cut along its first and last axes, about ``TILE_BYTES`` each: a
+Where the backend has compiled sweeps for the program (the host backend, once the
+program is hot: ``_backends/compiled_loops.py``), the block is swept in tiles cut along its first and last axes, about ``TILE_BYTES`` each: a
 tile's cells are copied from the pieces into a small array, swept ``k`` times between two
 arrays that stay in the core's cache by one call of the compiled ``sweeps``, and its
 ``E0`` copied into the output block. Memory is then read and written once per ``k``
@@ -27,11 +27,9 @@ from typing import Any
 
 import numpy
 
-from .._backends import get_backend
+from .._backends.base import ChunkBackend, Kernel
 from .boxes import Box, bounding, box_shape, difference, intersect, is_empty, local, shift
-from .stencil_compiled import Kernel
-from .stencil_compiled import compiled_sweeps as compiled_sweeps_of
-from .stencil_kernels import StencilSpec, assembled, evaluate_into, gather, new_block
+from .stencil_block import StencilSpec, assembled, evaluate_into, region_from_pieces
 
 TILE_BYTES = 1 << 20  # per tile array: two of them stay in a core's L2 cache
 TILE_COLUMNS = 512  # last-axis cells per tile (rows of 4 KiB of float64)
@@ -78,17 +76,14 @@ def sweep_regions(
     return regions, reads
 
 
-def sweeps_block(backend_name: str, spec: StencilSpec, plan: SweepPlan, *arrays: Any) -> Any:
+def sweeps_block(backend: ChunkBackend, spec: StencilSpec, plan: SweepPlan, *arrays: Any) -> Any:
     """The output block ``plan`` describes (see the module docstring)."""
-    backend = get_backend(backend_name)
     pieces = list(zip(plan.pieces, arrays, strict=True))
-    out = new_block(backend, box_shape(plan.block), spec.dtype)
+    out = backend.empty_block(box_shape(plan.block), spec.dtype)
     for box in difference(plan.block, plan.written):  # cells the sweeps leave
-        out[local(box, plan.block)] = gather(backend, pieces, box)
-    kernel = None
-    if backend.name == "numpy":
-        elements = math.prod(box_shape(plan.written)) * plan.sweeps
-        kernel = compiled_sweeps_of(spec.program, elements)
+        out[local(box, plan.block)] = region_from_pieces(backend, pieces, box)
+    elements = math.prod(box_shape(plan.written)) * plan.sweeps
+    kernel = backend.compiled_sweeps(spec.program, elements)
     scratch = None
     # Tiles pay off only for the compiled sweeps: an evaluator call per sweep and tile
     # would cost more than the cache saves.
@@ -129,7 +124,7 @@ def tiles(spec: StencilSpec, plan: SweepPlan) -> list[Box]:
 
 
 def sweep_tile(
-    backend: Any,
+    backend: ChunkBackend,
     spec: StencilSpec,
     plan: SweepPlan,
     pieces: list[tuple[Box, Any]],
@@ -157,7 +152,7 @@ def sweep_tile(
 
 
 def sweep(
-    backend: Any,
+    backend: ChunkBackend,
     spec: StencilSpec,
     offsets: tuple[Offset, ...],
     arrays: tuple[Any, Any, Box],

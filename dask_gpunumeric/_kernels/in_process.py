@@ -13,27 +13,25 @@ Before/after, for ``x += 2 * y`` with ``x`` and ``y`` small::
     -> ChunkValue(x + 2 * y)
 
 On the simulated device the chunks are device chunks (no implicit host conversion), as on
-the workers. CuPy backends take this path only when the backend says the client process
-has a device (``client_has_device``), which a login node's client need not.
+the workers. A backend takes this path only where it says this process can make its chunks
+(``ChunkBackend.evaluates_in_client``): CuPy where this process sees a device, which a
+login node's client need not.
 """
 
 from __future__ import annotations
 
 import math
-import operator
 from collections.abc import Callable
 from typing import Any
 
-import dask.array as da
-from dask.highlevelgraph import HighLevelGraph
-
 from .._backends import get_backend
+from .._backends.base import ChunkBackend
 from .._ir import indexing, leaves
 from .._ir.elementwise import Elementwise
 from .._ir.expr import Expr
 from .._runtime import config
-from . import chunk_kernels
-from .layers import meta
+from . import creation
+from .elementwise import elementwise
 
 # A bound on the nodes looked at per evaluation: only small trees built by one call are
 # ever evaluated here (stored values are leaves already), so the bound is never reached
@@ -51,16 +49,16 @@ def evaluate_small(expr: Expr) -> Expr:
     if type(expr) is leaves.ChunkValue or not config.get("in-process-evaluation"):
         return expr
     backend = get_backend()
-    if backend.name == "cupy" and not getattr(backend, "client_has_device", False):
+    if not backend.evaluates_in_client:
         return expr
     try:
-        value = _computed(expr, backend.name, config.get("min-chunk-elements"))
+        value = _computed(expr, backend, config.get("min-chunk-elements"))
     except _UnevaluableError:
         return expr
     return leaves.ChunkValue(value, backend.name)
 
 
-def _computed(expr: Expr, backend: str, limit: int) -> Any:
+def _computed(expr: Expr, backend: ChunkBackend, limit: int) -> Any:
     """``expr``'s value as one chunk of ``backend``; raises ``_UnevaluableError``."""
     return _Evaluation(backend, limit).value(expr)
 
@@ -71,7 +69,7 @@ class _Evaluation:
 
     __slots__ = ("backend", "limit", "values", "visited")
 
-    def __init__(self, backend: str, limit: int) -> None:
+    def __init__(self, backend: ChunkBackend, limit: int) -> None:
         self.backend = backend
         self.limit = limit
         self.values: dict[int, Any] = {}
@@ -80,7 +78,7 @@ class _Evaluation:
     def value(self, node: Expr) -> Any:
         """``node``'s chunk; raises ``_UnevaluableError`` as soon as a node cannot be computed."""
         if type(node) is leaves.ChunkValue:  # the usual leaf: its value, at once
-            if node.backend != self.backend or math.prod(node.shape) >= self.limit:
+            if node.backend != self.backend.name or math.prod(node.shape) >= self.limit:
                 raise _UnevaluableError
             return node.value
         known = self.values.get(node.number, _UNKNOWN)
@@ -109,17 +107,17 @@ def _origin(node: Expr) -> tuple[int, ...]:
     return (0,) * node.ndim
 
 
-def _elementwise(node: Elementwise, inputs: list[Any], backend: str) -> Any:
+def _elementwise(node: Elementwise, inputs: list[Any], backend: ChunkBackend) -> Any:
     lowered = iter(inputs)
     operands = [next(lowered) if isinstance(x, Expr) else x for x in node.operands]
-    return chunk_kernels.elementwise(backend, node.op, node.params, node.dtype, *operands)
+    return elementwise(backend, node.op, node.params, node.dtype, *operands)
 
 
-def _slice(node: indexing.Slice, inputs: list[Any], backend: str) -> Any:
-    return chunk_kernels.as_chunk(backend, indexing.apply_region(inputs[0], node.region))
+def _slice(node: indexing.Slice, inputs: list[Any], backend: ChunkBackend) -> Any:
+    return backend.as_chunk(indexing.apply_region(inputs[0], node.region))
 
 
-def _set_item(node: indexing.SetItem, inputs: list[Any], backend: str) -> Any:
+def _set_item(node: indexing.SetItem, inputs: list[Any], backend: ChunkBackend) -> Any:
     target, value = inputs
     if _replaces_whole(node):  # ``x += ...``: the new value is the whole new version
         return value
@@ -135,20 +133,18 @@ def _replaces_whole(node: indexing.SetItem) -> bool:
     return value.shape == node.shape and value.dtype == node.dtype and node.region.is_identity
 
 
-def _fill(node: leaves.Fill, inputs: list[Any], backend: str) -> Any:
-    return chunk_kernels.fill(
-        backend, node.dtype, node.value, node.shape, _origin(node), node.paints
-    )
+def _fill(node: leaves.Fill, inputs: list[Any], backend: ChunkBackend) -> Any:
+    return creation.fill(backend, node.dtype, node.value, node.shape, _origin(node), node.paints)
 
 
-def _arange(node: leaves.Arange, inputs: list[Any], backend: str) -> Any:
+def _arange(node: leaves.Arange, inputs: list[Any], backend: ChunkBackend) -> Any:
     start, step, second = node.start, node.step, node.second
-    kernel = chunk_kernels.arange
+    kernel = creation.arange
     return kernel(backend, node.dtype, start, step, second, node.shape, _origin(node))
 
 
-def _linspace(node: leaves.Linspace, inputs: list[Any], backend: str) -> Any:
-    return chunk_kernels.linspace(
+def _linspace(node: leaves.Linspace, inputs: list[Any], backend: ChunkBackend) -> Any:
+    return creation.linspace(
         backend,
         node.dtype,
         node.computing,
@@ -161,11 +157,11 @@ def _linspace(node: leaves.Linspace, inputs: list[Any], backend: str) -> Any:
     )
 
 
-def _eye(node: leaves.Eye, inputs: list[Any], backend: str) -> Any:
-    return chunk_kernels.eye(backend, node.dtype, node.k, node.shape, _origin(node))
+def _eye(node: leaves.Eye, inputs: list[Any], backend: ChunkBackend) -> Any:
+    return creation.eye(backend, node.dtype, node.k, node.shape, _origin(node))
 
 
-_kernel_table: dict[type, Callable[[Any, list[Any], str], Any]] = {
+_kernel_table: dict[type, Callable[[Any, list[Any], ChunkBackend], Any]] = {
     Elementwise: _elementwise,
     indexing.Slice: _slice,
     indexing.Reshape: lambda node, inputs, backend: inputs[0].reshape(node.shape),
@@ -174,19 +170,5 @@ _kernel_table: dict[type, Callable[[Any, list[Any], str], Any]] = {
     leaves.Arange: _arange,
     leaves.Linspace: _linspace,
     leaves.Eye: _eye,
-    leaves.HostData: lambda node, inputs, backend: get_backend(backend).from_host(node.data),
+    leaves.HostData: lambda node, inputs, backend: backend.from_host(node.data),
 }
-
-
-def lower_chunk_value(node: leaves.ChunkValue, inputs: list[Any], backend: str) -> da.Array:
-    """One block holding (a copy of: the caller may write to what ``compute`` returns) the
-    value; moved to another backend's chunks first if it is not ``backend``'s."""
-    value = node.value
-    if node.backend != backend:
-        value = chunk_kernels.to_device(backend, get_backend(node.backend).to_host(value))
-    graph: dict[Any, Any] = {(node.name,) + _origin(node): (operator.methodcaller("copy"), value)}
-    layer = HighLevelGraph.from_collections(node.name, graph, dependencies=())
-    return da.Array(layer, node.name, node.chunks, meta=meta(backend, node.ndim, node.dtype))
-
-
-lowerings: dict[type, Any] = {leaves.ChunkValue: lower_chunk_value}

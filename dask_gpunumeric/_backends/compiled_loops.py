@@ -1,14 +1,16 @@
-"""A compiled loop for the flat interior of large stencil blocks on the host (Numba).
+"""Compiled loops for large stencil blocks on the host (Numba): compile threads, the
+disk cache and the heat counters that decide when a program is worth compiling.
 
 numexpr runs a program in its virtual machine, one operation at a time over small buffers:
 on a memory-bound stencil that is about twice the time of copying the block. A loop
-compiled for the program reads each input once and writes the result once, at about the
-copy's time. Compiling costs about half a second of CPU (and importing Numba as much), so
-it is done once per program and process, in a background thread, and only for a program
-that blocks of at least ``MIN_ELEMENTS`` elements have already run on for ``HOT_ELEMENTS``
-elements in all (about a second of numexpr: the compile pays back on long loops over big
-grids and is not spent on short ones). Until it is ready (or when Numba is not installed,
-or the program is not one of these) blocks are evaluated by numexpr as before.
+compiled for the program (its source from ``_codegen/numba_source.py``) reads each input
+once and writes the result once, at about the copy's time. Compiling costs about half a
+second of CPU (and importing Numba as much), so it is done once per program and process,
+in a background thread, and only for a program that blocks of at least ``MIN_ELEMENTS``
+elements have already run on for ``HOT_ELEMENTS`` elements in all (about a second of
+numexpr: the compile pays back on long loops over big grids and is not spent on short
+ones). Until it is ready (or when Numba is not installed, or the program is not one of
+those ``numba_source`` covers) blocks are evaluated by numexpr as before.
 
 Compiled loops are cached on disk, as CuPy caches its kernels: the source goes to a file
 named by its digest in ``gpunumeric.kernel-cache`` (default ``~/.cache/dask_gpunumeric``,
@@ -16,42 +18,26 @@ or ``$XDG_CACHE_HOME``), and Numba keeps the machine code beside it. A program w
 source file is there already is loaded at its first large block, without waiting to be
 hot (loading takes Numba's import and a few milliseconds). An unwritable directory, or
 ``kernel-cache: false``, compiles in memory as before.
-
-Only float64 programs of ``+ - * /``, negation and finite constants, written as a tree of
-one statement per instruction: Numba compiles them without fast-math (no reassociation,
-no fused multiply-add) and with NumPy's error model (``x / 0`` is inf or nan, no
-exception), so the bits are NumPy's. Sample, ``0.2 * (c + n + s)``::
-
-    def kernel(v0, v1, v2, out):
-        for i in range(out.shape[0]):
-            v3 = v0[i] + v1[i]
-            v4 = v3 + v2[i]
-            out[i] = 0.2 * v4
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib.util
-import math
 import os
 import sys
 import threading
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import numpy
-
+from .._codegen.numba_source import kernel_source
 from .._ir.scalar_program import ScalarProgram
 from .._runtime import config
+from .base import Kernel
 
 MIN_ELEMENTS = 1 << 22  # 32 MiB of float64 per block
 HOT_ELEMENTS = 1 << 28  # evaluated by numexpr before compiling: about a second of its time
-Kernel = Callable[..., None]
 
-_INFIX = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/"}
-_F8 = numpy.dtype(numpy.float64)
 _kernels: dict[str | None, Kernel | None] = {None: None}  # by source; None: not (yet)
 _sweepers: dict[str | None, Kernel | None] = {None: None}  # ``sweeps``, likewise
 _evaluated: dict[str, int] = {}  # elements evaluated without a kernel, by source
@@ -68,7 +54,7 @@ def compiled_kernel(program: ScalarProgram, elements: int) -> Kernel | None:
 
 def compiled_sweeps(program: ScalarProgram, elements: int) -> Kernel | None:
     """The compiled ``sweeps`` of ``program`` (``compiled_kernel``'s companion, compiled
-    with it: see ``_SWEEPS``), or None likewise."""
+    with it: see ``_codegen/numba_source.py``), or None likewise."""
     return _compiled(program, elements, _sweepers)
 
 
@@ -100,100 +86,6 @@ def wait_for_compiles(timeout: float) -> None:
     """Wait until the compiles started so far are done (at most ``timeout`` seconds each)."""
     for thread in list(_compiling):
         thread.join(timeout)
-
-
-def kernel_source(program: ScalarProgram) -> str | None:
-    """The Python source of ``kernel`` and ``sweeps`` (see the module docstring), or None
-    when the program has an operation, a dtype or a constant it does not cover."""
-    count = len(program.inputs)
-    if len(program.outputs) != 1 or any(d != _F8 for d in program.inputs):
-        return None
-    flat = _statements(program, [f"v{k}[i]" for k in range(count)], "out[i]")
-    shifted = _statements(program, [f"x{k}[i]" for k in range(count)], "row[i]")
-    if flat is None or shifted is None:
-        return None
-    inputs = ", ".join(f"v{k}" for k in range(count))
-    deltas = "".join(f"    d{k} = deltas[{k}]\n" for k in range(count))
-    views = "".join(
-        f"{' ' * 12}x{k} = src[start + d{k} : start + d{k} + n]\n" for k in range(count)
-    )
-    return (
-        "import numpy as np\n\n\n"
-        f"def kernel({inputs}, out):\n    for i in range(out.shape[0]):\n"
-        + "".join(f"        {line}\n" for line in flat)
-        + "\n\n"
-        + _SWEEPS.format(
-            deltas=deltas, views=views, body="".join(f"{' ' * 16}{line}\n" for line in shifted)
-        )
-    )
-
-
-def _statements(program: ScalarProgram, inputs: list[str], target: str) -> list[str] | None:
-    """The program as one statement per instruction, reading ``inputs`` and assigning the
-    result to ``target``; None when it has something not covered."""
-    names = dict(enumerate(inputs))
-    lines = []
-    for ins in program.instructions:
-        if ins.dtype != _F8:
-            return None
-        if ins.op == "const":
-            value = dict(ins.params)["value"]
-            if not isinstance(value, float | int) or not math.isfinite(value):
-                return None
-            names[ins.result] = f"({float(value)!r})"
-            continue
-        args = [names[a] for a in ins.args]
-        if ins.op in _INFIX:
-            expression = f"{args[0]} {_INFIX[ins.op]} {args[1]}"
-        elif ins.op == "negative":
-            expression = f"-{args[0]}"
-        else:
-            return None
-        names[ins.result] = f"v{ins.result}"
-        lines.append(f"v{ins.result} = {expression}")
-    if not lines or program.instructions[-1].result != program.outputs[0]:
-        return None  # an output that is an input or a constant: nothing to compile
-    lines[-1] = f"{target} = {lines[-1].split(' = ', 1)[1]}"
-    return lines
-
-
-# Sweeps of a stencil over two C-ordered arrays of one shape, flat (``a`` and ``b``):
-# sweep ``j`` writes box ``j`` (``boxes[j]``: per axis, low and high) of ``b`` from ``a``
-# if ``j`` is even, of ``a`` from ``b`` if odd; input ``k`` reads ``deltas[k]`` cells
-# from the cell written. Rows along the last axis are the inner loops, over views that
-# start at the row (indices that cannot be negative: Numba then drops its wraparound
-# test, and the loop vectorizes as ``kernel``'s does).
-_SWEEPS = """def sweeps(a, b, shape, boxes, deltas):
-{deltas}    ndim = shape.shape[0]
-    strides = np.empty(ndim, np.int64)
-    size = 1
-    for axis in range(ndim - 1, -1, -1):
-        strides[axis] = size
-        size *= shape[axis]
-    index = np.empty(ndim, np.int64)
-    for j in range(boxes.shape[0]):
-        src, dst = (a, b) if j % 2 == 0 else (b, a)
-        if np.any(boxes[j, :, 1] <= boxes[j, :, 0]):
-            continue
-        index[:] = boxes[j, :, 0]
-        low, high = boxes[j, ndim - 1, 0], boxes[j, ndim - 1, 1]
-        while True:
-            start = low
-            for axis in range(ndim - 1):
-                start += index[axis] * strides[axis]
-            n = high - low
-{views}            row = dst[start : start + n]
-            for i in range(n):
-{body}            axis = ndim - 2
-            while axis >= 0:
-                index[axis] += 1
-                if index[axis] < boxes[j, axis, 1]:
-                    break
-                index[axis] = boxes[j, axis, 0]
-                axis -= 1
-            if axis < 0:
-                break
-"""
 
 
 def source_path(source: str) -> Path | None:

@@ -1,5 +1,5 @@
-"""Output-block gathering (DESIGN.md §4): an array laid onto another chunking, each new block
-taking exactly the region it needs from the old blocks.
+"""Relayout by output blocks (DESIGN.md §4): an array laid onto another chunking, each new
+block taking exactly the region it needs from the old blocks.
 
 A new block inside one old block is that block (its key, when equal) or a view of it
 (``block[a:b, c:d]``, no copy on one worker); a new block straddling old ones is one task
@@ -15,21 +15,29 @@ import operator
 from typing import Any
 
 import dask.array as da
-import numpy
 from dask.base import tokenize
 from dask.highlevelgraph import HighLevelGraph
 
-from .._backends import get_backend
-from .boxes import Box, Chunks, block_box, blocks_meeting, boundaries, box_shape, intersect, shift
-from .boxes import slices as box_slices
-from .layers import meta
+from .._backends.base import ChunkBackend
+from .._kernels.boxes import (
+    Box,
+    Chunks,
+    block_box,
+    blocks_meeting,
+    boundaries,
+    box_shape,
+    intersect,
+    shift,
+)
+from .._kernels.boxes import slices as box_slices
+from .._kernels.indexing import assemble_block
 
 
-def gather_onto(array: da.Array, chunks: Chunks, backend: str) -> da.Array:
+def relayout(array: da.Array, chunks: Chunks, backend: ChunkBackend) -> da.Array:
     """``array`` with ``chunks`` (same shape), by output blocks."""
     if tuple(map(tuple, array.chunks)) == chunks:
         return array
-    name = f"gather-{tokenize(array.name, chunks)}"
+    name = f"relayout-{tokenize(array.name, chunks)}"
     source = boundaries(array.chunks)
     target = boundaries(chunks)
     graph: dict[Any, Any] = {}
@@ -45,7 +53,7 @@ def gather_onto(array: da.Array, chunks: Chunks, backend: str) -> da.Array:
         else:
             boxes = tuple(local for local, _ in pieces)
             graph[(name, *index)] = (
-                assemble,
+                assemble_block,
                 backend,
                 array.dtype,
                 box_shape(box),
@@ -54,7 +62,7 @@ def gather_onto(array: da.Array, chunks: Chunks, backend: str) -> da.Array:
             )
     sources: list[Any] = [array]
     layer = HighLevelGraph.from_collections(name, graph, dependencies=sources)
-    return da.Array(layer, name, chunks, meta=meta(backend, len(chunks), array.dtype))
+    return da.Array(layer, name, chunks, meta=backend.meta(len(chunks), array.dtype))
 
 
 def merge_slivers(sizes: tuple[int, ...]) -> tuple[int, ...]:
@@ -70,23 +78,9 @@ def merge_slivers(sizes: tuple[int, ...]) -> tuple[int, ...]:
 
 def _piece(graph: dict[Any, Any], name: str, key: Any, block: Box, cut: Box) -> Any:
     """The key of ``cut`` of the source block ``key``: the block itself when whole, else a
-    new view task in ``graph`` (named after the gathering, so one layer holds both)."""
+    new view task in ``graph`` (named after the relayout, so one layer holds both)."""
     if cut == block:
         return key
     piece = (f"{name}-piece", len(graph))
     graph[piece] = (operator.getitem, key, box_slices(shift(cut, tuple(-lo for lo, _ in block))))
     return piece
-
-
-def assemble(
-    backend_name: str,
-    dtype: numpy.dtype,
-    shape: tuple[int, ...],
-    boxes: tuple[Box, ...],
-    *pieces: Any,
-) -> Any:
-    """A new block of ``shape`` whose box ``boxes[k]`` is ``pieces[k]``."""
-    block = get_backend(backend_name).xp.empty(shape, dtype=dtype)
-    for box, piece in zip(boxes, pieces, strict=True):
-        block[box_slices(box)] = piece
-    return block

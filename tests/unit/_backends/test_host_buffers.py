@@ -11,8 +11,8 @@ import numpy
 import pytest
 
 import dask_gpunumeric as dnp
-from dask_gpunumeric._lowering import stencil_buffers
-from dask_gpunumeric._lowering.stencil_buffers import (
+from dask_gpunumeric._backends import host_buffers
+from dask_gpunumeric._backends.host_buffers import (
     empty_block,
     free_buffers,
     idle_bytes,
@@ -25,7 +25,7 @@ SHAPE = (512, 512)  # 2 MiB of float64: above MIN_BYTES
 
 @pytest.fixture
 def every_block_pooled(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(stencil_buffers, "MIN_BYTES", 0)
+    monkeypatch.setattr(host_buffers, "MIN_BYTES", 0)
 
 
 def test_a_released_buffer_is_the_next_block_of_its_size() -> None:
@@ -61,8 +61,8 @@ def test_idle_buffers_stay_within_the_configured_bytes() -> None:
 
 
 def test_idle_buffers_are_freed_after_a_while(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(stencil_buffers, "IDLE_SECONDS", 0.05)
-    monkeypatch.setattr(stencil_buffers, "_trimmer", [])  # not waiting for an earlier trim
+    monkeypatch.setattr(host_buffers, "IDLE_SECONDS", 0.05)
+    monkeypatch.setattr(host_buffers, "_trimmer", [])  # not waiting for an earlier trim
     blocks = [empty_block(SHAPE, numpy.dtype(numpy.float64)) for _ in range(3)]
     del blocks
     assert free_buffers() >= 3

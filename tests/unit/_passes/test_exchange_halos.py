@@ -14,13 +14,14 @@ from hypothesis import strategies as st
 
 import dask_gpunumeric as dnp
 from dask_gpunumeric._ir.stencil import Stencil
+from dask_gpunumeric._lowering.core import pass_settings
 from dask_gpunumeric._passes.pipeline import run_passes
 from dask_gpunumeric._passes.rebuild import nodes_children_first
 from dask_gpunumeric.testing import assert_eq
 
 
 def stencils_in(array: Any) -> list[Stencil]:
-    (root,) = run_passes([array._read()])
+    (root,) = run_passes([array._read()], pass_settings())
     return [node for node in nodes_children_first([root]) if isinstance(node, Stencil)]
 
 
@@ -153,7 +154,9 @@ def test_a_value_read_twice_is_computed_once_as_a_new_array() -> None:
     value = x[1:] + x[:-1]
     total = value.sum()
     x[:-1] = value
-    roots = run_passes([x._read(), total._read()])  # lowered together: value has two readers
+    roots = run_passes(
+        [x._read(), total._read()], pass_settings()
+    )  # lowered together: value has two readers
     (stencil,) = [node for node in nodes_children_first(roots) if isinstance(node, Stencil)]
     assert not stencil.writes
     expected = host.copy()

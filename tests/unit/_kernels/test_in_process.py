@@ -1,4 +1,4 @@
-"""Small expressions are evaluated in the client process (``_lowering/in_process.py``):
+"""Small expressions are evaluated in the client process (``_kernels/in_process.py``):
 same values, dtypes and shapes as NumPy and as the task path, no task for tiny arrays."""
 
 from __future__ import annotations
@@ -147,7 +147,7 @@ def test_an_in_place_update_through_views_evaluates_each_operation_once(
     monkeypatch: Any,
 ) -> None:
     """Views take the expression route (whole arrays take ``_array/tiny_ufuncs.py``'s)."""
-    from dask_gpunumeric._lowering import in_process
+    from dask_gpunumeric._kernels import in_process
 
     evaluations: list[str] = []
     real = in_process._computed

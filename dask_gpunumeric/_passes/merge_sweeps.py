@@ -3,7 +3,7 @@
 A loop ``for _ in range(k): center[:] = f(center, north, ...)`` builds ``k`` written
 ``Stencil`` nodes, each the only reader of the one before. Merged into one node of ``k``
 sweeps, its blocks receive ghost slabs ``k`` times as deep once, and each task runs the
-``k`` sweeps on its block in cache-sized strips (``_lowering/stencil_sweeps.py``): the grid
+``k`` sweeps on its block in cache-sized tiles (``_kernels/stencil_sweeps.py``): the grid
 crosses memory once per ``k`` iterations instead of once per iteration. Before/after, the
 seed stencil, 3 iterations::
 

@@ -16,9 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import dask_gpunumeric as dnp
+from dask_gpunumeric._backends import compiled_loops
 from dask_gpunumeric._ir.stencil import Stencil
-from dask_gpunumeric._lowering import stencil_compiled, stencil_sweeps
-from dask_gpunumeric._lowering.stencil_sweeps import sweeps_block
+from dask_gpunumeric._kernels import stencil_sweeps
+from dask_gpunumeric._kernels.stencil_sweeps import sweeps_block
+from dask_gpunumeric._lowering.core import pass_settings
 from dask_gpunumeric._passes.pipeline import run_passes
 from dask_gpunumeric._passes.rebuild import nodes_children_first
 from dask_gpunumeric.testing import assert_eq
@@ -53,7 +55,7 @@ def iterate(xp: Any, grid: Any, offsets: Offsets, iterations: int, depth: int = 
 
 def sweeps_of(array: Any) -> list[int]:
     """The ``sweeps`` of every stencil node the passes make of ``array``, oldest first."""
-    (root,) = run_passes([array._read()])
+    (root,) = run_passes([array._read()], pass_settings())
     return [node.sweeps for node in nodes_children_first([root]) if isinstance(node, Stencil)]
 
 
@@ -81,7 +83,7 @@ def test_a_version_read_elsewhere_ends_a_chain() -> None:
         return iterate(xp, grid, FIVE_POINT, 3), snapshot
 
     grid, snapshot = run(dnp)
-    (root, _) = run_passes([grid._read(), snapshot._read()])
+    (root, _) = run_passes([grid._read(), snapshot._read()], pass_settings())
     merged = [n.sweeps for n in nodes_children_first([root]) if isinstance(n, Stencil)]
     assert merged == [3, 3]  # not 6
     for ours, expected in zip((grid, snapshot), run(numpy), strict=True):
@@ -126,7 +128,7 @@ def test_equals_numpy(case: Any, sweeps: int) -> None:
 def test_the_compiled_sweeps_equal_numpy_bit_for_bit(
     case: Any, backend: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(stencil_compiled, "HOT_ELEMENTS", 0)
+    monkeypatch.setattr(compiled_loops, "HOT_ELEMENTS", 0)
     monkeypatch.setattr(stencil_sweeps, "TILE_BYTES", 512)  # many small tiles per block
     monkeypatch.setattr(stencil_sweeps, "TILE_COLUMNS", 6)
     calls = []
@@ -140,7 +142,7 @@ def test_the_compiled_sweeps_equal_numpy_bit_for_bit(
     _, shape, chunks, offsets, depth = case
     expected = iterate(numpy, grid_of(numpy, shape, chunks), offsets, 9, depth)
     iterate(dnp, grid_of(dnp, shape, chunks), offsets, 9, depth).compute()  # compiles
-    stencil_compiled.wait_for_compiles(timeout=120)
+    compiled_loops.wait_for_compiles(timeout=120)
     grid = iterate(dnp, grid_of(dnp, shape, chunks), offsets, 9, depth)
     numpy.testing.assert_array_equal(grid.compute(), expected, strict=True)
     assert bool(calls) == (backend == "numpy")  # host blocks only: a device sweeps itself

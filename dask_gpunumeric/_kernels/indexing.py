@@ -1,0 +1,56 @@
+"""Indexing on blocks: a write into a copy of a block, the points of a scatter, the points
+a gather takes from each block, and a block assembled from pieces of others."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from .._backends.base import ChunkBackend
+from .boxes import Box, slices
+
+
+def write_block(backend: ChunkBackend, block: Any, local: tuple[slice, ...], piece: Any) -> Any:
+    """A copy of ``block`` with ``block[local] = piece``: old versions stay intact."""
+    updated = backend.copy_block(block)
+    updated[local] = piece
+    return updated
+
+
+def scatter_block(
+    block: Any, local_coords: tuple[numpy.ndarray, ...], point_ids: numpy.ndarray, values: Any
+) -> Any:
+    """A copy of ``block`` with its points set; the points are distinct (the lowering kept
+    each one's last write), so the result does not depend on the device's write order."""
+    updated = block.copy()
+    updated[local_coords] = values[point_ids]
+    return updated
+
+
+def gather_points(
+    backend: ChunkBackend,
+    dtype: numpy.dtype,
+    length: int,
+    sources: tuple[tuple[tuple[numpy.ndarray, ...], numpy.ndarray], ...],
+    *blocks: Any,
+) -> Any:
+    """Element ``positions[i]`` of the result is ``block[local_coords][i]``, per source block."""
+    result = backend.xp.empty((length,), dtype=dtype)
+    for (local_coords, positions), block in zip(sources, blocks, strict=True):
+        result[positions] = block[local_coords]
+    return result
+
+
+def assemble_block(
+    backend: ChunkBackend,
+    dtype: numpy.dtype,
+    shape: tuple[int, ...],
+    boxes: tuple[Box, ...],
+    *pieces: Any,
+) -> Any:
+    """A new block of ``shape`` whose box ``boxes[k]`` is ``pieces[k]``."""
+    block = backend.xp.empty(shape, dtype=dtype)
+    for box, piece in zip(boxes, pieces, strict=True):
+        block[slices(box)] = piece
+    return block

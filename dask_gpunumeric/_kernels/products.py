@@ -1,0 +1,44 @@
+"""Products on blocks: the tensordot of a block pair's contracted pieces, and linear
+algebra on whole matrices (one call per batch block)."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy
+
+from .._backends.base import ChunkBackend
+
+
+def tensordot_blocks(
+    backend: ChunkBackend,
+    dtype: numpy.dtype,
+    left_axes: tuple[int, ...],
+    right_axes: tuple[int, ...],
+    slices: tuple[tuple[tuple[slice, ...], tuple[slice, ...]], ...],
+    *blocks: Any,
+) -> Any:
+    """The sum over the contracted pieces of their tensordot products."""
+    xp = backend.xp
+    total = None
+    for k, (left_slices, right_slices) in enumerate(slices):
+        left, right = blocks[2 * k][left_slices], blocks[2 * k + 1][right_slices]
+        product = xp.tensordot(left, right, axes=(left_axes, right_axes))
+        total = product if total is None else total + product
+    result = xp.asarray(total)
+    return result if result.dtype == dtype else result.astype(dtype)
+
+
+def linalg_call(
+    backend: ChunkBackend, function: str, keywords: dict[str, Any], *blocks: Any
+) -> Any:
+    """The backend's ``function`` (a path such as ``linalg.svd``) on whole matrices; a
+    singular matrix raises ``numpy.linalg.LinAlgError`` here, at compute time."""
+    return functools.reduce(getattr, function.split("."), backend.xp)(*blocks, **keywords)
+
+
+def linalg_pick(backend: ChunkBackend, output: int | None, dtype: numpy.dtype, result: Any) -> Any:
+    """Result ``output`` of a ``linalg_call`` (all of it for ``None``) as a chunk of ``dtype``."""
+    chosen = backend.as_chunk(result if output is None else result[output])
+    return chosen if chosen.dtype == dtype else chosen.astype(dtype)
