@@ -10,11 +10,11 @@ import numpy
 from .._ir.elementwise import cast_node, where_node
 from .._ir.expr import Expr
 from .._ir.indexing import (
-    Gather,
     Region,
     Reshape,
     Scatter,
     Slice,
+    TakePoints,
     advanced_index_coords,
     check_basic_index,
     is_basic_index,
@@ -54,7 +54,7 @@ def getitem(array: Any, index: Any) -> Any:
             return type(array)._from_expr(Slice(array._read(), region))
         return type(array)._from_parts(array._store, array._view.then_region(region))
     coords = _coords(array, index)
-    return type(array)._from_expr(Gather(_flat_if_0d(array._read()), coords))
+    return type(array)._from_expr(TakePoints(_flat_if_0d(array._read()), coords))
 
 
 def _coords(array: Any, index: tuple[Any, ...]) -> tuple[numpy.ndarray, ...]:

@@ -1,5 +1,5 @@
 """Basic indexing as data: ``Region`` (a canonical slice/int/newaxis/transpose map) and the
-nodes that read (``Slice``, ``Reshape``, ``Gather``) and write (``SetItem``, ``Scatter``).
+nodes that read (``Slice``, ``Reshape``, ``TakePoints``) and write (``SetItem``, ``Scatter``).
 """
 
 from __future__ import annotations
@@ -183,7 +183,7 @@ class SetItem(Expr):
         self.region = region
 
 
-class Gather(Expr):
+class TakePoints(Expr):
     """Advanced (fancy) indexing: element i of the result is ``source[coords[:, i]]``.
 
     ``coords`` holds one host integer array per source axis, all of the result's shape;

@@ -1,5 +1,7 @@
-"""Indexing on blocks: a write into a copy of a block, the points of a scatter, the points
-a gather takes from each block, and a block assembled from pieces of others."""
+"""Indexing on blocks: a write into a copy of a block, the points of a scatter (a fancy-index
+write), the points a fancy-index read takes from each block, and a block assembled from
+pieces of others. ("Gather" in this package means one thing: an array computed whole in
+one place, as the gathering fallback and whole-matrix linear algebra do.)"""
 
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ def scatter_block(
     return updated
 
 
-def gather_points(
+def take_points(
     backend: ChunkBackend,
     dtype: numpy.dtype,
     length: int,

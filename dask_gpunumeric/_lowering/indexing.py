@@ -14,7 +14,7 @@ from .._backends.base import ChunkBackend
 from .._ir import indexing as ir
 from .._ir.indexing import NewAxis, Region, apply_region
 from .._kernels import creation
-from .._kernels.indexing import gather_points, scatter_block, write_block
+from .._kernels.indexing import scatter_block, take_points, write_block
 from .._runtime.partitioning import default_chunks
 from .layers import Lowering, block_offsets, from_block_function, from_block_tasks
 from .relayout import merge_slivers, relayout
@@ -173,7 +173,9 @@ def lower_scatter(node: ir.Scatter, inputs: list[da.Array], backend: ChunkBacken
     return from_block_tasks(node.name, tasks, target.chunks, node.dtype, backend, [target, values])
 
 
-def lower_gather(node: ir.Gather, inputs: list[da.Array], backend: ChunkBackend) -> da.Array:
+def lower_take_points(
+    node: ir.TakePoints, inputs: list[da.Array], backend: ChunkBackend
+) -> da.Array:
     source = inputs[0]
     length = int(numpy.prod(node.shape, dtype=numpy.int64))
     flat_chunks = default_chunks((length,))
@@ -191,7 +193,7 @@ def lower_gather(node: ir.Gather, inputs: list[da.Array], backend: ChunkBackend)
     tasks: dict[tuple[int, ...], Any] = {
         (i,): (
             partial(
-                gather_points,
+                take_points,
                 backend,
                 node.dtype,
                 flat_chunks[0][i],
@@ -210,5 +212,5 @@ lowerings: dict[type, Lowering] = {
     ir.Reshape: lower_reshape,
     ir.SetItem: lower_set_item,
     ir.Scatter: lower_scatter,
-    ir.Gather: lower_gather,
+    ir.TakePoints: lower_take_points,
 }
