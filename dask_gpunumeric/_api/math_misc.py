@@ -148,8 +148,11 @@ def i0(x: Any) -> ndarray:
     small = magnitude <= 8.0
     low = where(small, magnitude, 0.0)
     high = where(small, 8.0, magnitude)
-    inner = ufuncs["exp"](low) * _chebyshev(low / 2.0 - 2, impl._i0A)
-    outer = ufuncs["exp"](high) * _chebyshev(32.0 / high - 2.0, impl._i0B) / ufuncs["sqrt"](high)
+    # NumPy's own coefficient tables: private, so its type stubs do not declare them.
+    below_8: list[float] = impl._i0A  # type: ignore[attr-defined]
+    above_8: list[float] = impl._i0B  # type: ignore[attr-defined]
+    inner = ufuncs["exp"](low) * _chebyshev(low / 2.0 - 2, below_8)
+    outer = ufuncs["exp"](high) * _chebyshev(32.0 / high - 2.0, above_8) / ufuncs["sqrt"](high)
     return where(small, inner, outer)
 
 
