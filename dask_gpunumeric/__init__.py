@@ -57,7 +57,6 @@ from . import _api
 from . import fft as fft  # subpackages, as numpy's: fft, linalg, random
 from . import linalg as linalg
 from . import random as random
-from ._api import array_methods as _array_methods  # noqa: F401 - attaches ndarray methods
 from ._api.adding_removing import *  # noqa: F403
 from ._api.broadcasting import *  # noqa: F403
 from ._api.building_matrices import *  # noqa: F403
@@ -78,6 +77,7 @@ from ._api.manipulation import *  # noqa: F403
 from ._api.materialization import *  # noqa: F403
 from ._api.math_misc import *  # noqa: F403
 from ._api.miscellaneous import *  # noqa: F403
+from ._api.ndarray import ndarray
 from ._api.numerical_ranges import *  # noqa: F403
 from ._api.order_statistics import *  # noqa: F403
 from ._api.polynomials import *  # noqa: F403
@@ -91,7 +91,6 @@ from ._api.type_testing import *  # noqa: F403
 from ._api.ufuncs import ufunc
 from ._api.ufuncs import ufuncs as _ufuncs
 from ._api.window_functions import *  # noqa: F403
-from ._array.ndarray import ndarray
 from ._runtime import config
 
 # One module per NumPy reference section; each lists its public names in ``__all__``.

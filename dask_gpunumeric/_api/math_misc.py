@@ -1,5 +1,3 @@
-# mypy: disable-error-code="operator, attr-defined"
-# (ndarray's operators and methods are installed at import by array_methods: mypy cannot see them)
 """Mathematical functions (NumPy reference section) built from ufunc nodes, ``where`` and
 reductions: rounding (``around``, ``round``, ``fix``), ``angle``, ``nan_to_num``, ``sinc``,
 ``i0``, ``real_if_close``, the array-API scans ``cumulative_sum``/``cumulative_prod``,
@@ -12,10 +10,10 @@ from typing import Any
 
 import numpy
 
-from .._array.ndarray import ndarray
 from .creation import asarray, zeros
 from .elementwise import where
 from .joining import concatenate
+from .ndarray import ndarray
 from .reductions import all as all_
 from .reductions import cumprod, cumsum
 from .ufuncs import ufuncs
