@@ -6,6 +6,8 @@ defers and distributes it (CuPy chunks on GPUs, NumPy chunks on CPUs).
 
 from __future__ import annotations
 
+import sys as _sys
+
 from numpy import (  # dtypes, constants and type helpers are NumPy's own
     bool,  # NumPy 2's name for bool_
     bool_,
@@ -57,7 +59,6 @@ from . import _api
 from . import fft as fft  # subpackages, as numpy's: fft, linalg, random
 from . import linalg as linalg
 from . import random as random
-from ._api import array_methods as _array_methods  # noqa: F401 - attaches ndarray methods
 from ._api.adding_removing import *  # noqa: F403
 from ._api.broadcasting import *  # noqa: F403
 from ._api.building_matrices import *  # noqa: F403
@@ -78,6 +79,7 @@ from ._api.manipulation import *  # noqa: F403
 from ._api.materialization import *  # noqa: F403
 from ._api.math_misc import *  # noqa: F403
 from ._api.miscellaneous import *  # noqa: F403
+from ._api.ndarray import ndarray
 from ._api.numerical_ranges import *  # noqa: F403
 from ._api.order_statistics import *  # noqa: F403
 from ._api.polynomials import *  # noqa: F403
@@ -91,7 +93,6 @@ from ._api.type_testing import *  # noqa: F403
 from ._api.ufuncs import ufunc
 from ._api.ufuncs import ufuncs as _ufuncs
 from ._api.window_functions import *  # noqa: F403
-from ._array.ndarray import ndarray
 from ._runtime import config
 
 # One module per NumPy reference section; each lists its public names in ``__all__``.
@@ -191,3 +192,6 @@ __all__ = [  # noqa: RUF022 - NumPy's own names first, then ours by module
 for _module in _api_modules:
     __all__ += _module.__all__
 __all__ += sorted(_ufuncs)
+
+# The namespace is complete: numpy.f(ours) dispatches into it (``ndarray.__array_function__``).
+_api.ndarray.dispatch_numpy_functions_to(_sys.modules[__name__])

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy
 
-from ._array.ndarray import ndarray
+from ._api.ndarray import ndarray
 from ._backends import get_backend
 
 # The dtypes the parity tests sweep (the core issue's list): one table for every test file.

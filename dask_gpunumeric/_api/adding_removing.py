@@ -1,5 +1,3 @@
-# mypy: disable-error-code="operator, attr-defined"
-# (ndarray's operators and methods are installed at import by array_methods: mypy cannot see them)
 """Adding and removing elements (NumPy reference: "Array manipulation"): ``append``,
 ``delete``, ``insert``, ``resize`` and ``trim_zeros``.
 
@@ -18,11 +16,11 @@ from typing import Any
 import numpy
 from numpy.lib.array_utils import normalize_axis_index
 
-from .._array.ndarray import ndarray
 from .broadcasting import broadcast_to
 from .creation import asarray, zeros
 from .joining import concatenate
 from .manipulation import moveaxis
+from .ndarray import ndarray
 from .reductions import any as any_
 from .selection import take
 

@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy
 
-from .._array.ndarray import ndarray
 from .._array.viewspec import ComputedStep
 from . import creation
 from .creation import asarray
 from .joining import stack
+from .ndarray import ndarray
 from .numerical_ranges import arange
 
 __all__ = ["broadcast_arrays", "broadcast_shapes", "broadcast_to", "indices", "ix_", "meshgrid"]

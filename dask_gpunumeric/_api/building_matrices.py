@@ -1,5 +1,3 @@
-# mypy: disable-error-code="operator, attr-defined"
-# (ndarray's operators and methods are installed at import by array_methods: mypy cannot see them)
 """Building matrices and index arrays (NumPy reference: "Array creation routines: building
 matrices" and "Indexing routines: generating index arrays"): ``tri``, ``vander``,
 ``diagflat``, ``fromfunction``, the ``diag/tril/triu/mask_indices`` families and
@@ -16,11 +14,11 @@ from typing import Any
 
 import numpy
 
-from .._array.ndarray import ndarray
 from .broadcasting import indices
 from .creation import asarray, ones, zeros
 from .diagonals import diag
 from .joining import concatenate
+from .ndarray import ndarray
 from .numerical_ranges import arange
 from .reductions import any as any_
 from .reductions import cumprod

@@ -13,11 +13,11 @@ from typing import Any
 
 import numpy
 
-from .._array.ndarray import ndarray
 from .._ir.dask_call import DaskCall
 from .._ir.dtypes import stand_in_with_ndim
 from .creation import asarray, zeros
 from .elementwise import astype
+from .ndarray import ndarray
 from .ufuncs import ufuncs
 
 __all__ = ["convolve", "correlate", "interp"]

@@ -1,5 +1,3 @@
-# mypy: disable-error-code="operator, attr-defined"
-# (ndarray's operators and methods are installed at import by array_methods: mypy cannot see them)
 """Correlating (NumPy reference: "Statistics"): ``cov`` and ``corrcoef``, NumPy's
 algorithm over ``average``, a centred ``dot`` and elementwise scaling."""
 
@@ -10,11 +8,11 @@ from typing import Any
 
 import numpy
 
-from .._array.ndarray import ndarray
 from .creation import array, asarray
 from .diagonals import diag
 from .joining import concatenate
 from .linear_algebra import dot
+from .ndarray import ndarray
 from .reductions import any as any_
 from .statistics import average
 from .ufuncs import ufuncs

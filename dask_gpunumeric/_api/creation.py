@@ -9,9 +9,9 @@ from typing import Any
 import numpy
 
 from .._array.coercion import as_expr, check_dtype
-from .._array.ndarray import ndarray
 from .._ir.leaves import DaskData, Eye, Fill, HostData
 from .._runtime.partitioning import Chunks
+from .ndarray import ndarray
 
 __all__ = [
     "array",

@@ -9,12 +9,12 @@ from typing import Any
 
 import numpy
 
-from .._array.ndarray import ndarray
 from .._array.viewspec import ComputedStep
 from .._ir.dask_call import DaskCall
 from . import reductions
 from .broadcasting import broadcast_to, zero_memory
 from .creation import asarray, copy
+from .ndarray import ndarray
 
 __all__ = ["diag", "diagonal", "trace", "tril", "triu"]
 

@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy
 
-from .._array.ndarray import ndarray
 from .creation import asarray, empty
 from .elementwise import astype
+from .ndarray import ndarray
 from .ufuncs import ufuncs
 
 __all__ = ["cross", "diff", "gradient"]

@@ -7,12 +7,12 @@ from typing import Any
 import numpy
 
 from .._array.coercion import as_expr, as_operand, check_dtype
-from .._array.ndarray import ndarray
 from .._array.store import Store
 from .._array.viewspec import ViewSpec
 from .._ir.elementwise import cast_node, clip_node, where_node
 from .._ir.leaves import Fill
 from .creation import asarray
+from .ndarray import ndarray
 
 __all__ = ["astype", "clip", "imag", "real", "where"]
 

@@ -15,11 +15,11 @@ import numpy
 from numpy.fft import _pocketfft  # NumPy's own handling of s= and axes= (its errors, warnings)
 from numpy.lib.array_utils import normalize_axis_index
 
-from .._array.ndarray import ndarray
 from .._ir.dask_call import DaskCall
 from .._ir.expr import Expr
 from . import fft_four_step
 from .creation import asarray
+from .ndarray import ndarray
 from .numerical_ranges import arange
 from .ufuncs import ufuncs
 from .whole_axes import with_whole_axes

@@ -19,10 +19,10 @@ from collections.abc import Callable
 
 import numpy
 
-from .._array.ndarray import ndarray
 from .._runtime import config
 from .creation import asarray
 from .elementwise import astype
+from .ndarray import ndarray
 from .numerical_ranges import arange
 from .ufuncs import ufuncs
 

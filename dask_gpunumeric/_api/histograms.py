@@ -14,12 +14,12 @@ from typing import Any
 
 import numpy
 
-from .._array.ndarray import ndarray
 from .._ir.dask_call import DaskCall
 from .._ir.dtypes import stand_in_with_ndim
 from .._ir.histograms import Binned
 from . import reductions
 from .creation import asarray
+from .ndarray import ndarray
 from .ufuncs import ufuncs
 
 __all__ = ["bincount", "digitize", "histogram", "histogram_bin_edges"]

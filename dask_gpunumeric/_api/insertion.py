@@ -11,10 +11,10 @@ from typing import Any
 import numpy
 
 from .._array.coercion import PYTHON_SCALARS, as_operand
-from .._array.ndarray import ndarray
 from .._ir.dtypes import operand_shape, stand_in
 from .._ir.elementwise import where_node
 from .creation import asarray
+from .ndarray import ndarray
 from .selection import along_axis_index, host_indices, take, wrap_indices
 from .tiling import tile
 

@@ -18,10 +18,10 @@ import dask.array as da
 import numpy
 from numpy.lib import format as npy_format
 
-from .._array.ndarray import ndarray
 from .._backends import get_backend
 from .._ir.leaves import HostData
 from .creation import asarray, from_dask
+from .ndarray import ndarray
 
 __all__ = ["from_zarr", "load", "save", "savez", "savez_compressed", "to_zarr"]
 

@@ -12,11 +12,11 @@ from typing import Any
 import numpy
 from numpy.lib.array_utils import normalize_axis_index
 
-from .._array.ndarray import ndarray
 from .._ir.elementwise import cast_node
 from .._ir.joining import Concatenate
 from .creation import asarray
 from .manipulation import atleast_1d, atleast_2d, atleast_3d, moveaxis
+from .ndarray import ndarray
 
 __all__ = [
     "block",

@@ -14,13 +14,13 @@ from typing import Any, NamedTuple
 import numpy
 from numpy.linalg import LinAlgError
 
-from .._array.ndarray import ndarray
 from .._ir.dask_call import DaskCall
 from .._ir.expr import Expr
 from .._runtime.partitioning import block_count, current_cluster, split_evenly
 from .creation import asarray
 from .elementwise import imag, real
 from .linalg_gather import as_matrices, batch_shape, gathered, numpy_dtypes, stand_in
+from .ndarray import ndarray
 from .reductions import any as any_
 from .ufuncs import ufuncs
 

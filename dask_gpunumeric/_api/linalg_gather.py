@@ -15,11 +15,11 @@ from typing import Any
 import numpy
 from numpy.linalg import LinAlgError
 
-from .._array.ndarray import ndarray
 from .._ir.expr import Expr
 from .._ir.linalg import GatheredLinalg
 from .._runtime import config
 from .creation import asarray
+from .ndarray import ndarray
 
 Output = tuple[tuple[int, ...], Any]  # (shape, dtype) of one result
 

@@ -15,12 +15,12 @@ import numpy
 from numpy.lib.array_utils import normalize_axis_index
 
 from .._array import views
-from .._array.ndarray import ndarray
 from .creation import asarray
 from .elementwise import astype, imag, real, where
 from .linalg import svd
 from .linalg_gather import as_matrices, gathered, numpy_dtypes, stand_in
 from .linear_algebra import dot
+from .ndarray import ndarray
 from .reductions import all as all_
 from .reductions import any as any_
 from .reductions import max as max_

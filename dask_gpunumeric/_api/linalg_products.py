@@ -12,13 +12,13 @@ import numpy
 from numpy.linalg import LinAlgError
 
 from .._array import views
-from .._array.ndarray import ndarray
 from .creation import asarray, eye, zeros
 from .linalg import inv, solve
 from .linalg_gather import as_matrices, gathered, numpy_dtypes
 from .linear_algebra import dot, matmul
 from .linear_algebra import outer as outer_product
 from .linear_algebra import tensordot as tensordot_product
+from .ndarray import ndarray
 from .reductions import sum as sum_
 from .ufuncs import ufuncs
 

@@ -7,9 +7,9 @@ from typing import Any
 import numpy
 
 from .._array.coercion import as_expr
-from .._array.ndarray import ndarray
 from .._ir.dask_call import DaskCall
 from .._ir.products import Matmul, Tensordot
+from .ndarray import ndarray
 from .ufuncs import ufuncs
 
 __all__ = [

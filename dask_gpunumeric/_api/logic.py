@@ -13,10 +13,10 @@ from typing import Any
 import numpy
 
 from .._array.coercion import PYTHON_SCALARS
-from .._array.ndarray import ndarray
 from . import reductions
 from .creation import asarray
 from .elementwise import astype
+from .ndarray import ndarray
 from .ufuncs import ufuncs
 
 __all__ = ["allclose", "array_equal", "array_equiv", "isclose"]

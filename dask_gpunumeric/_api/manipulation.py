@@ -12,8 +12,8 @@ import numpy
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from .._array import views
-from .._array.ndarray import ndarray
 from .creation import asarray
+from .ndarray import ndarray
 
 __all__ = [
     "matrix_transpose",

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy
 
-from .._array.ndarray import ndarray
+from .ndarray import ndarray
 
 __all__ = ["asnumpy"]
 

@@ -1,5 +1,3 @@
-# mypy: disable-error-code="operator, attr-defined"
-# (ndarray's operators and methods are installed at import by array_methods: mypy cannot see them)
 """Mathematical functions (NumPy reference section) built from ufunc nodes, ``where`` and
 reductions: rounding (``around``, ``round``, ``fix``), ``angle``, ``nan_to_num``, ``sinc``,
 ``i0``, ``real_if_close``, the array-API scans ``cumulative_sum``/``cumulative_prod``,
@@ -12,10 +10,10 @@ from typing import Any
 
 import numpy
 
-from .._array.ndarray import ndarray
 from .creation import asarray, zeros
 from .elementwise import where
 from .joining import concatenate
+from .ndarray import ndarray
 from .reductions import all as all_
 from .reductions import cumprod, cumsum
 from .ufuncs import ufuncs
@@ -148,8 +146,11 @@ def i0(x: Any) -> ndarray:
     small = magnitude <= 8.0
     low = where(small, magnitude, 0.0)
     high = where(small, 8.0, magnitude)
-    inner = ufuncs["exp"](low) * _chebyshev(low / 2.0 - 2, impl._i0A)
-    outer = ufuncs["exp"](high) * _chebyshev(32.0 / high - 2.0, impl._i0B) / ufuncs["sqrt"](high)
+    # NumPy's own coefficient tables: private, so its type stubs do not declare them.
+    below_8: list[float] = impl._i0A  # type: ignore[attr-defined]
+    above_8: list[float] = impl._i0B  # type: ignore[attr-defined]
+    inner = ufuncs["exp"](low) * _chebyshev(low / 2.0 - 2, below_8)
+    outer = ufuncs["exp"](high) * _chebyshev(32.0 / high - 2.0, above_8) / ufuncs["sqrt"](high)
     return where(small, inner, outer)
 
 

@@ -10,9 +10,9 @@ from typing import Any
 import numpy
 
 from .._array.coercion import check_dtype
-from .._array.ndarray import ndarray
 from .._ir.leaves import Arange, Linspace
 from .creation import _chunks, array
+from .ndarray import ndarray
 
 __all__ = ["arange", "geomspace", "linspace", "logspace"]
 

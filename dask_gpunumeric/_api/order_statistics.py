@@ -13,11 +13,11 @@ from typing import Any
 
 import numpy
 
-from .._array.ndarray import ndarray
 from .._ir.dtypes import stand_in_with_ndim
 from .._ir.lanes import Lanes
 from .._ir.reductions import normalize_axis
 from .creation import asarray
+from .ndarray import ndarray
 
 __all__ = [
     "median",

@@ -1,5 +1,3 @@
-# mypy: disable-error-code="operator, attr-defined"
-# (ndarray's operators and methods are installed at import by array_methods: mypy cannot see them)
 """Power-series polynomials (NumPy reference: "Polynomials", the legacy ``poly*``
 functions on coefficient arrays, highest power first): ``polyval`` is a lazy Horner
 loop, ``polymul`` a ``convolve``, the others pad, scale and join coefficient arrays.
@@ -15,11 +13,11 @@ from typing import Any
 
 import numpy
 
-from .._array.ndarray import ndarray
 from .convolution import convolve
 from .creation import asarray, ones, zeros
 from .joining import concatenate
 from .manipulation import atleast_1d
+from .ndarray import ndarray
 from .numerical_ranges import arange
 
 __all__ = ["polyadd", "polyder", "polyint", "polymul", "polysub", "polyval"]

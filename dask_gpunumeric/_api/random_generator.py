@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy
 
-from .._array.ndarray import ndarray
 from .._ir.random import RandomDraw
 from .creation import asarray
+from .ndarray import ndarray
 from .ufuncs import ufuncs
 
 __all__ = ["Generator", "default_rng"]

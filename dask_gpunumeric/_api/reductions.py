@@ -7,10 +7,10 @@ from typing import Any
 import numpy
 
 from .._array.coercion import as_expr
-from .._array.ndarray import ndarray
 from .._ir.dtypes import stand_in_with_ndim
 from .._ir.indexing import Reshape
 from .._ir.reductions import Cumulative, normalize_axis, reduction_node
+from .ndarray import ndarray
 
 __all__ = [
     "all",

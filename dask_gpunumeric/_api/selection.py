@@ -13,7 +13,6 @@ from numpy.lib.array_utils import normalize_axis_index
 
 from .._array.coercion import as_expr, as_operand
 from .._array.data_dependent import flat_nonzero
-from .._array.ndarray import ndarray
 from .._ir.dask_call import DaskCall
 from .._ir.dtypes import operand_shape, stand_in
 from .._ir.elementwise import cast_node, where_node
@@ -21,6 +20,7 @@ from .._ir.expr import Expr
 from . import reductions
 from .creation import asarray
 from .joining import stack
+from .ndarray import ndarray
 from .ufuncs import ufuncs
 
 __all__ = [

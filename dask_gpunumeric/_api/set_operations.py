@@ -15,12 +15,12 @@ from typing import Any
 import numpy
 
 from .._array.materialize import compute_per_block
-from .._array.ndarray import ndarray
 from .._backends import get_backend
 from .._ir.dask_call import DaskCall
 from .._ir.dtypes import stand_in_with_ndim
 from .._kernels.set_operations import block_inverse, block_unique
 from .creation import asarray, full
+from .ndarray import ndarray
 
 __all__ = [
     "intersect1d",

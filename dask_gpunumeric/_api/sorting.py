@@ -13,13 +13,13 @@ from typing import Any
 
 import numpy
 
-from .._array.ndarray import ndarray
 from .._ir.dask_call import DaskCall
 from .._ir.dtypes import stand_in_with_ndim
 from .._ir.lanes import Lanes
 from . import reductions
 from .creation import asarray
 from .elementwise import astype
+from .ndarray import ndarray
 from .ufuncs import ufuncs
 
 __all__ = ["argpartition", "argsort", "count_nonzero", "lexsort", "partition", "sort"]

@@ -12,10 +12,10 @@ from typing import Any
 
 import numpy
 
-from .._array.ndarray import ndarray
 from .._ir.reductions import normalize_axis
 from . import reductions
 from .creation import asarray, full
+from .ndarray import ndarray
 from .reductions import _cumulative, _NoValue, _reduce, _unsupported
 from .ufuncs import ufuncs
 

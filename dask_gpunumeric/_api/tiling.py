@@ -12,9 +12,9 @@ from typing import Any
 import numpy
 from numpy.lib.array_utils import normalize_axis_index
 
-from .._array.ndarray import ndarray
 from .._ir.dask_call import DaskCall
 from .creation import asarray, copy
+from .ndarray import ndarray
 
 __all__ = ["pad", "repeat", "roll", "tile"]
 

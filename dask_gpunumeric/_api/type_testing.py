@@ -1,5 +1,3 @@
-# mypy: disable-error-code="operator, attr-defined"
-# (ndarray's operators and methods are installed at import by array_methods: mypy cannot see them)
 """Array type testing and memory layout (NumPy's "Logic functions: array type testing",
 "Data type routines" and layout helpers): ``iscomplex``, ``isreal``, ``isposinf``,
 ``isneginf`` are ufunc compositions; ``iscomplexobj``, ``common_type``... read only
@@ -13,8 +11,8 @@ from typing import Any
 
 import numpy
 
-from .._array.ndarray import ndarray
 from .creation import asarray, zeros
+from .ndarray import ndarray
 from .reductions import all as all_
 from .ufuncs import ufuncs
 

@@ -10,10 +10,10 @@ import numpy
 
 from .._array import tiny_ufuncs
 from .._array.coercion import UNSUPPORTED_KINDS, as_operand
-from .._array.ndarray import ndarray
 from .._ir.dtypes import stand_in
 from .._ir.elementwise import cast_node, ufunc_node, where_node
 from .._ir.ufunc_table import UfuncSpec, ufunc_table
+from .ndarray import ndarray
 from .reductions import ufunc_reduce, ufunc_reducers, ufunc_scans
 
 _NOT_GIVEN = object()  # out= omitted (NumPy warns about where= then), not out=None
@@ -57,7 +57,7 @@ class ufunc:  # noqa: N801 - NumPy's name
         inputs, outs = _split_outputs(self, args, out)
         options = {"casting": casting, "dtype": dtype, "order": order, "subok": subok}
         computed = tiny_ufuncs.call(
-            self.spec.numpy_ufunc, inputs, outs, where, signature=signature, **options
+            self.spec.numpy_ufunc, inputs, outs, where, ndarray, signature=signature, **options
         )
         if computed is not tiny_ufuncs.NOT_TAKEN:
             return computed

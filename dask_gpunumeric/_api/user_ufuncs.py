@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy
 
-from .._array.ndarray import ndarray
 from .._ir.chunkwise_call import ChunkwiseCall
+from .ndarray import ndarray
 
 
 def is_user_ufunc(ufunc: Any) -> bool:

@@ -1,5 +1,3 @@
-# mypy: disable-error-code="operator, attr-defined"
-# (ndarray's operators and methods are installed at import by array_methods: mypy cannot see them)
 """Window functions (NumPy reference section): ``bartlett``, ``blackman``, ``hamming``,
 ``hanning`` and ``kaiser``, NumPy's formulas evaluated lazily on an ``arange``."""
 
@@ -9,10 +7,10 @@ from typing import Any
 
 import numpy
 
-from .._array.ndarray import ndarray
 from .creation import ones
 from .elementwise import where
 from .math_misc import i0
+from .ndarray import ndarray
 from .numerical_ranges import arange
 from .ufuncs import ufuncs
 

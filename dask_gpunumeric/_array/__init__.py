@@ -1,4 +1,5 @@
-"""The array handle: ``ndarray`` = (``Store``, ``ViewSpec``), and what crosses its boundary.
+"""The array handle: ``ArrayHandle`` = (``Store``, ``ViewSpec``), and what crosses its
+boundary. The public ``ndarray`` subclasses it in ``_api/ndarray.py``.
 
 Nodes are built here (and in ``_api``) inside users' ``dask.annotate`` blocks: importing
 this layer makes every node record the runtime's reading of them (``_ir`` reaches no dask

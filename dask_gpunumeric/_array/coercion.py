@@ -14,7 +14,7 @@ from .._ir.expr import Expr
 from .._ir.leaves import DaskData, HostData
 
 if TYPE_CHECKING:
-    from .ndarray import ndarray
+    from .handle import ArrayHandle
 
 PYTHON_SCALARS = (bool, int, float, complex)
 # Kinds our arrays do not hold: objects, strings, bytes, voids, datetimes, timedeltas.
@@ -30,19 +30,20 @@ def check_dtype(dtype: numpy.dtype) -> None:
 
 
 @functools.cache
-def ndarray_type() -> type[ndarray]:
-    """Our array class, imported once (``ndarray.py`` imports this module, so a module-level
-    import would be circular; an import per call costs about as much as a tiny ufunc)."""
-    from .ndarray import ndarray
+def handle_type() -> type[ArrayHandle]:
+    """Our arrays' base class, imported once (``handle.py`` imports this module, so a
+    module-level import would be circular; an import per call costs about as much as a tiny
+    ufunc)."""
+    from .handle import ArrayHandle
 
-    return ndarray
+    return ArrayHandle
 
 
 def as_expr(value: Any, dtype: Any = None) -> Expr:
     """An expression for any array-like ``value``, cast to ``dtype`` if given."""
     if isinstance(value, Expr):
         expr = value
-    elif isinstance(value, ndarray_type()):
+    elif isinstance(value, handle_type()):
         expr = value._read()
     elif isinstance(value, da.Array):
         check_dtype(value.dtype)

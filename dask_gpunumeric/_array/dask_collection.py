@@ -20,20 +20,19 @@ def _to_host(results: Any, backend: ChunkBackend, shape: tuple[int, ...]) -> num
     return numpy.asarray(backend.to_host(chunk)).reshape(shape)
 
 
-def _from_persisted(graph: Any, array_postpersist: Any, rename: Any = None) -> Any:
-    from .ndarray import ndarray
-
+def _from_persisted(graph: Any, array_type: Any, array_postpersist: Any, rename: Any = None) -> Any:
+    """A new array of ``array_type`` (the persisted array's class) on the persisted chunks."""
     rebuild, rebuild_args = array_postpersist
     persisted = rebuild(graph, *rebuild_args, rename=rename)
-    return ndarray._from_expr(DaskData(persisted, backend=get_backend().name))
+    return array_type._from_expr(DaskData(persisted, backend=get_backend().name))
 
 
 class DaskCollectionMixin:
-    """The dask protocol for ``ndarray``; the lowered graph is cached per store version."""
+    """The dask protocol for ``ArrayHandle``; the lowered graph is cached per store version."""
 
     __slots__ = ("_lowered",)
     _lowered: tuple[Any, da.Array] | None
-    # Provided by ndarray:
+    # Provided by ArrayHandle:
     _store: Any
     _view: Any
 
@@ -67,7 +66,7 @@ class DaskCollectionMixin:
         return _to_host, (get_backend(), self.shape)
 
     def __dask_postpersist__(self) -> Any:
-        return _from_persisted, (self._dask_array().__dask_postpersist__(),)
+        return _from_persisted, (type(self), self._dask_array().__dask_postpersist__())
 
     # dask.array's, except that annotations recorded on the nodes survive it.
     __dask_optimize__ = staticmethod(lowering_core.optimize)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import dask
 import dask.array as da
@@ -20,7 +20,9 @@ from .._ir.leaves import DaskData, HostData
 from .._lowering import lower_all
 from .._runtime.partitioning import default_chunks
 from .coercion import UNSUPPORTED_KINDS
-from .ndarray import ndarray
+from .handle import ArrayHandle
+
+ArrayType = TypeVar("ArrayType", bound=ArrayHandle)
 
 
 def backend_namespace() -> Any:
@@ -34,7 +36,7 @@ def is_chunk(value: Any) -> bool:
     return isinstance(value, (numpy.ndarray, get_backend().chunk_type))
 
 
-def gather(arrays: Sequence[ndarray]) -> list[Any]:
+def gather(arrays: Sequence[ArrayHandle]) -> list[Any]:
     """Each array's whole value as one chunk of the backend, computed in one run."""
     if not arrays:
         return []
@@ -55,18 +57,19 @@ def from_host(value: numpy.ndarray) -> Any:
     return get_backend().from_host(value)
 
 
-def wrap(value: Any, owned: bool) -> Any:
-    """``value`` (a host array or a whole chunk of the backend) as our array; arrays of
+def wrap(value: Any, owned: bool, array_type: type[ArrayType]) -> ArrayType | numpy.ndarray:
+    """``value`` (a host array or a whole chunk of the backend) as an array of
+    ``array_type`` (the caller's public class: this layer cannot import it); arrays of
     dtypes we do not hold (strings, objects) stay NumPy arrays on the host. ``owned``: the
     caller made ``value`` for this array alone (no defensive copy of a host array)."""
     backend = get_backend()
     if value.dtype.kind in UNSUPPORTED_KINDS or value.dtype.names is not None:
         return backend.to_host(value)
     if isinstance(value, numpy.ndarray):
-        return ndarray._from_expr(HostData(value, owned=owned))
+        return array_type._from_expr(HostData(value, owned=owned))
     chunks = default_chunks(value.shape)
     meta = backend.xp.empty((0,) * value.ndim, dtype=value.dtype)
     # Named, not tokenized: hashing would read the whole device array back to the host.
     name = f"fallback-result-{uuid.uuid4().hex}"
     array = da.from_array(value, chunks=chunks, name=name, asarray=False, meta=meta)
-    return ndarray._from_expr(DaskData(array, backend=backend.name))
+    return array_type._from_expr(DaskData(array, backend=backend.name))

@@ -20,7 +20,7 @@ from .._ir.indexing import (
     is_basic_index,
 )
 from .._ir.leaves import HostData
-from .coercion import UNSUPPORTED_KINDS, as_expr, ndarray_type
+from .coercion import UNSUPPORTED_KINDS, as_expr, handle_type
 
 
 def _index_tuple(index: Any) -> tuple[Any, ...]:
@@ -34,13 +34,11 @@ def _host_index(index: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 def _host_item(item: Any) -> Any:
-    from .ndarray import ndarray
-
     if isinstance(item, list):
         host = numpy.asarray(item)
         # NumPy reads an empty list as an empty integer index, not a float array.
         return host.astype(numpy.intp) if host.size == 0 else host
-    return numpy.asarray(item) if isinstance(item, ndarray) else item
+    return numpy.asarray(item) if isinstance(item, handle_type()) else item
 
 
 def getitem(array: Any, index: Any) -> Any:
@@ -89,11 +87,9 @@ def _shape_stand_in(value: Any) -> Any:
 def _element_value(value: Any, dtype: numpy.dtype) -> Expr:
     """The right-hand side of ``a[i, j] = value``: NumPy's scalar assignment, checked on a
     one-element host probe (``a[0] = [1.0]`` raises as in NumPy)."""
-    from .ndarray import ndarray
-
     probe = numpy.zeros(1, dtype=dtype)
     probe[0] = _shape_stand_in(value)
-    if isinstance(value, (ndarray, Expr)) or hasattr(value, "__dask_graph__"):
+    if isinstance(value, (handle_type(), Expr)) or hasattr(value, "__dask_graph__"):
         rhs = cast_node(as_expr(value), dtype)
         return rhs if rhs.ndim == 0 else Reshape(rhs, ())
     if isinstance(value, numpy.ndarray):
@@ -108,7 +104,7 @@ def _value_expr(value: Any, dtype: numpy.dtype, max_ndim: int | None = None) -> 
     and may not be deeper than ``max_ndim`` (a basic-index target's rank)."""
     if isinstance(value, Expr):
         return cast_node(value, dtype)
-    if isinstance(value, ndarray_type()) or hasattr(value, "__dask_graph__"):
+    if isinstance(value, handle_type()) or hasattr(value, "__dask_graph__"):
         return cast_node(as_expr(value), dtype)
     if isinstance(value, numpy.ndarray):
         if value.ndim == 0 or value.dtype.kind in UNSUPPORTED_KINDS:
@@ -197,12 +193,10 @@ def _check_mask_value(array: Any, index: tuple[Any, ...], rhs: Expr) -> None:
 
 def _masked_where(array: Any, index: tuple[Any, ...], rhs: Expr) -> Expr | None:
     """``a[mask] = scalar`` with a full-shape boolean mask stays lazy: ``where(mask, v, a)``."""
-    from .ndarray import ndarray
-
     if len(index) != 1 or rhs.ndim != 0:
         return None
     mask = index[0]
-    if isinstance(mask, ndarray) and mask.dtype == bool and mask.shape == array.shape:
+    if isinstance(mask, handle_type()) and mask.dtype == bool and mask.shape == array.shape:
         return where_node(mask._read(), rhs, array._read())
     if isinstance(mask, numpy.ndarray) and mask.dtype == bool and mask.shape == array.shape:
         return where_node(HostData(mask), rhs, array._read())

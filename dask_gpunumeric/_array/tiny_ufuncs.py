@@ -32,7 +32,7 @@ from .._backends import get_backend
 from .._backends.base import ChunkBackend
 from .._ir.leaves import ChunkValue
 from .._runtime import config
-from .ndarray import ndarray
+from .handle import ArrayHandle
 from .store import Store
 from .viewspec import ViewSpec
 
@@ -41,12 +41,17 @@ _WEAK_SCALARS = (bool, int, float, complex)
 
 
 def call(
-    numpy_ufunc: numpy.ufunc, args: tuple[Any, ...], out: Any, where: Any, **options: Any
+    numpy_ufunc: numpy.ufunc,
+    args: tuple[Any, ...],
+    out: Any,
+    where: Any,
+    array_type: type[ArrayHandle],
+    **options: Any,
 ) -> Any:
     """``numpy_ufunc(*args, out=out)`` computed here, or ``NOT_TAKEN``. ``out`` is ``None``
-    or a tuple of one output (``None`` or an array); ``options`` are the call's
-    ``casting``, ``dtype``, ``order``, ``subok`` and ``signature`` (only their defaults are
-    taken)."""
+    or a tuple of one output (``None`` or an array); a new result is an ``array_type`` (the
+    public class, which this layer cannot import); ``options`` are the call's ``casting``,
+    ``dtype``, ``order``, ``subok`` and ``signature`` (only their defaults are taken)."""
     if where is not True or options != _DEFAULT_OPTIONS or numpy_ufunc.nout != 1:
         return NOT_TAKEN
     if len(args) != numpy_ufunc.nin or numpy_ufunc.signature is not None:
@@ -59,7 +64,7 @@ def call(
     if any(x is NOT_TAKEN for x in operands):
         return NOT_TAKEN
     if out is None or out[0] is None:
-        return _new_array(numpy_ufunc, operands, backend, limit)
+        return _new_array(numpy_ufunc, operands, backend, limit, array_type)
     return _into(numpy_ufunc, operands, out[0], backend, limit)
 
 
@@ -86,7 +91,7 @@ def _chunk(operand: Any, backend: str, limit: int) -> Any:
     chunk; anything else ``NOT_TAKEN``."""
     if type(operand) in _WEAK_SCALARS:
         return operand
-    if type(operand) is not ndarray or not operand._view.is_identity:
+    if not isinstance(operand, ArrayHandle) or not operand._view.is_identity:
         return NOT_TAKEN
     version = operand._store.version
     if type(version) is not ChunkValue or version.backend != backend:
@@ -97,7 +102,11 @@ def _chunk(operand: Any, backend: str, limit: int) -> Any:
 
 
 def _new_array(
-    numpy_ufunc: numpy.ufunc, operands: list[Any], backend: ChunkBackend, limit: int
+    numpy_ufunc: numpy.ufunc,
+    operands: list[Any],
+    backend: ChunkBackend,
+    limit: int,
+    array_type: type[ArrayHandle],
 ) -> Any:
     shapes = {x.shape for x in operands if type(x) not in _WEAK_SCALARS}
     shape = shapes.pop() if len(shapes) == 1 else numpy.broadcast_shapes(*shapes)
@@ -106,7 +115,7 @@ def _new_array(
     result = numpy_ufunc(*operands)
     if not isinstance(result, backend.chunk_type):  # NumPy's scalar from 0-d operands
         result = backend.xp.asarray(result)
-    return ndarray._from_parts(Store(ChunkValue(result, backend.name)), ViewSpec(result.shape))
+    return array_type._from_parts(Store(ChunkValue(result, backend.name)), ViewSpec(result.shape))
 
 
 def _into(

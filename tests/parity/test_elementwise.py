@@ -154,6 +154,16 @@ def test_clip_keywords_and_none() -> None:
     check(lambda m: m.clip(arr(m, host), 0, 1, min=0))
 
 
+def test_clip_method_takes_numpys_parameter_names() -> None:
+    """``ndarray.clip(min=None, max=None, out=None, **kwargs)``: not the function's
+    ``a_min``/``a_max``, so a positional bound and a keyword one mix."""
+    host = numpy.array([-3.0, 0.5, 7.0])
+    check(lambda m: arr(m, host).clip(0, max=1))
+    check(lambda m: arr(m, host).clip(min=0))
+    check(lambda m: arr(m, host).clip(max=1))
+    check(lambda m: arr(m, host).clip(a_min=0))
+
+
 def test_clip_array_bounds_and_broadcasting() -> None:
     check(lambda m: m.clip(arr(m, [[1, 5, 9]]), arr(m, [[2], [3]], 1), 8))
     check(

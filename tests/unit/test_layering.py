@@ -147,6 +147,7 @@ GRAPH = ImportGraph(SOURCES)
 
 def test_the_package_is_parsed() -> None:
     assert f"{PACKAGE}._ir.expr" in SOURCES and f"{PACKAGE}._kernels.stencil_block" in SOURCES
+    assert f"{PACKAGE}._array.handle" in SOURCES
     assert {layer_of(module) for module in SOURCES} == set(LAYERS)
 
 

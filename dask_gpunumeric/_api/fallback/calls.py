@@ -16,7 +16,7 @@ from typing import Any
 import numpy
 
 from ..._array import gather
-from ..._array.ndarray import ndarray
+from ..ndarray import ndarray
 from . import policy
 from .chunkwise import try_chunkwise
 from .classification import ChunkwiseSpec, chunkwise_table, mutating_table
@@ -135,7 +135,7 @@ class FallbackFunction:
         except (AttributeError, TypeError):
             return
         if isinstance(ours.get(parameter), ndarray):
-            ours[parameter][...] = gather.wrap(theirs[parameter], owned=False)
+            ours[parameter][...] = gather.wrap(theirs[parameter], owned=False, array_type=ndarray)
 
 
 def _signature(function: Any) -> inspect.Signature | None:
@@ -186,7 +186,7 @@ def _substitute(value: Any, by_id: dict[int, Any], on_device: bool) -> Any:
 def _wrap(result: Any) -> Any:
     """Array results as our arrays (in tuples and lists too); scalars stay scalars."""
     if gather.is_chunk(result):
-        return gather.wrap(result, owned=False)
+        return gather.wrap(result, owned=False, array_type=ndarray)
     if isinstance(result, (list, tuple)):
         items = [_wrap(item) for item in result]
         return type(result)(*items) if hasattr(result, "_fields") else type(result)(items)

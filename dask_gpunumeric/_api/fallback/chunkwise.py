@@ -9,9 +9,9 @@ from typing import Any, Protocol
 
 import numpy
 
-from ..._array.ndarray import ndarray
 from ..._ir.chunkwise_call import ChunkwiseCall
 from ..._runtime import config
+from ..ndarray import ndarray
 from .classification import ChunkwiseSpec
 
 

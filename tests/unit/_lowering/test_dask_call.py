@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy
 
 import dask_gpunumeric as np
-from dask_gpunumeric._array.ndarray import ndarray
+from dask_gpunumeric import ndarray
 from dask_gpunumeric._ir.dask_call import DaskCall
 from dask_gpunumeric.testing import assert_eq
 

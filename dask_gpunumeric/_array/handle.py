@@ -1,13 +1,14 @@
-"""``ndarray``: a thin handle on a ``Store`` through a ``ViewSpec``.
+"""``ArrayHandle``: a thin handle on a ``Store`` through a ``ViewSpec``.
 
-Operators, reductions and other NumPy methods are attached by ``_api.array_methods``
-(as JAX attaches its array methods from its NumPy layer), so this layer never imports
-the API layer above it.
+The public ``ndarray`` (``_api/ndarray.py``) subclasses it and defines the operators,
+reductions and other NumPy methods, each a call into the API layer; this layer never
+imports that layer, so everything here types against ``ArrayHandle`` and makes new arrays
+of the class of an array it was given (``type(array)._from_expr``).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -20,9 +21,13 @@ from .materialize import compute_expr, persist_expr
 from .store import Store
 from .viewspec import ViewSpec
 
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
-class ndarray(DaskCollectionMixin):  # noqa: N801 - NumPy's name
-    """dask_gpunumeric's array: NumPy semantics, partitioned over Dask workers, lazy.
+
+class ArrayHandle(DaskCollectionMixin):
+    """What an array is: a ``Store`` seen through a ``ViewSpec``, with its attributes,
+    views, indexing, materialization boundaries and the dask collection protocol.
 
     Basic indexing, ``.T``, ``transpose``, ``swapaxes`` and view-compatible ``reshape``
     return live views of the same store: writes through any of them are seen by all.
@@ -40,7 +45,7 @@ class ndarray(DaskCollectionMixin):  # noqa: N801 - NumPy's name
         )
 
     @classmethod
-    def _from_parts(cls, store: Store, view: ViewSpec) -> ndarray:
+    def _from_parts(cls, store: Store, view: ViewSpec) -> Self:
         self = object.__new__(cls)
         self._store = store
         self._view = view
@@ -48,7 +53,7 @@ class ndarray(DaskCollectionMixin):  # noqa: N801 - NumPy's name
         return self
 
     @classmethod
-    def _from_expr(cls, expr: Expr) -> ndarray:
+    def _from_expr(cls, expr: Expr) -> Self:
         """A new base array (its own store) holding ``expr``."""
         return cls._from_parts(Store(expr), ViewSpec(expr.shape))
 
@@ -82,31 +87,31 @@ class ndarray(DaskCollectionMixin):  # noqa: N801 - NumPy's name
         return self.size * self.itemsize
 
     @property
-    def T(self) -> ndarray:  # noqa: N802 - NumPy's name
+    def T(self) -> Self:  # noqa: N802 - NumPy's name
         return views.transpose(self)
 
     @property
-    def mT(self) -> ndarray:  # noqa: N802 - NumPy's name
+    def mT(self) -> Self:  # noqa: N802 - NumPy's name
         if self.ndim < 2:
             raise ValueError("matrix transpose with ndim < 2 is undefined")
         return views.swapaxes(self, -1, -2)
 
-    def transpose(self, *axes: Any) -> ndarray:
+    def transpose(self, *axes: Any) -> Self:
         return views.transpose(self, axes)
 
-    def swapaxes(self, axis1: int, axis2: int) -> ndarray:
+    def swapaxes(self, axis1: int, axis2: int) -> Self:
         return views.swapaxes(self, axis1, axis2)
 
-    def reshape(self, *shape: Any, order: str = "C", copy: bool | None = None) -> ndarray:
+    def reshape(self, *shape: Any, order: str = "C", copy: bool | None = None) -> Self:
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
         return views.reshape(self, shape, order=order, copy=copy)
 
-    def ravel(self, order: str = "C") -> ndarray:
+    def ravel(self, order: str = "C") -> Self:
         return views.ravel(self, order)
 
     # -- indexing ---------------------------------------------------------------------
-    def __getitem__(self, index: Any) -> ndarray:
+    def __getitem__(self, index: Any) -> Self:
         return indexing.getitem(self, index)
 
     def __setitem__(self, index: Any, value: Any) -> None:
@@ -142,7 +147,7 @@ class ndarray(DaskCollectionMixin):  # noqa: N801 - NumPy's name
         """The value as a host ``numpy.ndarray`` (``cupy.ndarray.get``)."""
         return self.compute()
 
-    def persist(self, **kwargs: Any) -> ndarray:
+    def persist(self, **kwargs: Any) -> Self:
         """A new array whose value is computed and held by the workers.
 
         Raises ``ArrayMemoryError`` (a ``MemoryError``) when the array exceeds the
@@ -189,12 +194,12 @@ class ndarray(DaskCollectionMixin):  # noqa: N801 - NumPy's name
         return format(self.__array__(), spec)
 
     def __reduce__(self) -> Any:
-        return (_rebuild, (self.__array__(),))
+        return (_rebuild, (type(self), self.__array__()))
 
     __hash__ = None  # type: ignore[assignment]
 
 
-def _rebuild(host: numpy.ndarray) -> ndarray:
+def _rebuild(array_type: type[ArrayHandle], host: numpy.ndarray) -> ArrayHandle:
     from .._ir.leaves import HostData
 
-    return ndarray._from_expr(HostData(host, owned=True))
+    return array_type._from_expr(HostData(host, owned=True))
