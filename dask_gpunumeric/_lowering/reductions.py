@@ -18,9 +18,11 @@ from typing import Any
 
 import dask.array as da
 import numpy
-from dask.array.reductions import _nanargmax, _nanargmin, arg_chunk, arg_reduction
+from dask.array.reductions import arg_chunk, arg_reduction
 
 from .._ir.reductions import Cumulative, Reduction
+from .._runtime.distributed_internals import nanargmax_chunk as _nanargmax
+from .._runtime.distributed_internals import nanargmin_chunk as _nanargmin
 from .layers import meta
 
 
