@@ -9,6 +9,7 @@ import numpy
 
 from ._api.ndarray import ndarray
 from ._backends import get_backend
+from ._runtime.distributed_internals import meta_of
 
 # The dtypes the parity tests sweep (the core issue's list): one table for every test file.
 PARITY_DTYPES: tuple[str, ...] = (
@@ -46,7 +47,7 @@ def assert_eq(
         )
     if isinstance(actual, ndarray):
         if check_chunk_type:
-            chunk_type = type(actual.to_dask()._meta)
+            chunk_type = type(meta_of(actual.to_dask()))
             backend = get_backend()
             assert chunk_type is backend.chunk_type, (
                 f"chunks are {chunk_type}, backend is {backend.name}"

@@ -226,7 +226,6 @@ class SimulatedDeviceBackend(ChunkBackend):
 
 def _register_with_dask() -> None:
     """Register the chunk type with dask's dispatch, as dask registers cupy."""
-    from dask.array import backends as dask_backends
     from dask.array.chunk_types import register_chunk_type
     from dask.array.dispatch import (
         concatenate_lookup,
@@ -239,6 +238,8 @@ def _register_with_dask() -> None:
         to_numpy_dispatch,
     )
 
+    from .._runtime import distributed_internals
+
     def on_device(numpy_function: Any) -> Any:
         return lambda *args, **kwargs: _wrap(numpy_function(*_unwrap(args), **_unwrap(kwargs)))
 
@@ -248,8 +249,8 @@ def _register_with_dask() -> None:
     einsum_lookup.register(SimulatedDeviceArray, on_device(numpy.einsum))
     take_lookup.register(SimulatedDeviceArray, on_device(numpy.take))
     empty_lookup.register(SimulatedDeviceArray, on_device(numpy.empty))
-    numel_lookup.register(SimulatedDeviceArray, dask_backends._numel_arraylike)
-    nannumel_lookup.register(SimulatedDeviceArray, dask_backends._nannumel)
+    numel_lookup.register(SimulatedDeviceArray, distributed_internals.numel_like)
+    nannumel_lookup.register(SimulatedDeviceArray, distributed_internals.nannumel_like)
     to_numpy_dispatch.register(SimulatedDeviceArray, lambda data, **kwargs: data.get())
 
 

@@ -29,6 +29,7 @@ from .._ir.stencil import Stencil
 from .._passes.pipeline import PassSettings, run_passes
 from .._runtime import annotations as runtime_annotations
 from .._runtime import config, placement
+from .._runtime.distributed_internals import meta_of
 from . import (
     chunkwise_call,
     dask_call,
@@ -68,7 +69,7 @@ lowering_table: dict[type, Lowering] = {  # node type -> lower_<node>
 def _stand_in(array: da.Array) -> da.Array:
     """``array`` without its history: same name, chunks and meta; an empty graph layer."""
     graph = HighLevelGraph({array.name: MaterializedLayer({})}, {array.name: set()})
-    return da.Array(graph, array.name, array.chunks, meta=array._meta)
+    return da.Array(graph, array.name, array.chunks, meta=meta_of(array))
 
 
 def lower(expr: Expr, backend: ChunkBackend | None = None) -> da.Array:
@@ -110,7 +111,7 @@ def lower_all(exprs: list[Expr], backend: ChunkBackend | None = None) -> list[da
     dependencies = {name: deps & layers.keys() for name, deps in dependencies.items()}
     graph = HighLevelGraph(layers, dependencies)
     roots = [stand_ins[expr.number] for expr in exprs]
-    return [LoweredArray(graph, root.name, root.chunks, meta=root._meta) for root in roots]
+    return [LoweredArray(graph, root.name, root.chunks, meta=meta_of(root)) for root in roots]
 
 
 def pass_settings() -> PassSettings:

@@ -10,6 +10,7 @@ import dask.array as da
 from .._backends.base import ChunkBackend
 from .._ir.dask_call import DaskCall
 from .._ir.expr import Expr
+from .._runtime.distributed_internals import meta_of
 from .layers import Lowering
 
 
@@ -31,7 +32,7 @@ def lower_dask_call(node: DaskCall, inputs: list[da.Array], backend: ChunkBacken
     if result.dtype != node.dtype:
         result = result.astype(node.dtype)
     chunk_meta = backend.meta(result.ndim, node.dtype)
-    if type(result._meta) is not type(chunk_meta):
+    if type(meta_of(result)) is not type(chunk_meta):
         # dask fell back to a NumPy meta where running the function on an empty chunk of
         # the backend failed (``interp`` on a 0-length table); the chunks are the backend's.
         result = da.Array(result.dask, result.name, result.chunks, meta=chunk_meta)

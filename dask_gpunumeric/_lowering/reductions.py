@@ -18,10 +18,13 @@ from typing import Any
 
 import dask.array as da
 import numpy
-from dask.array.reductions import _nanargmax, _nanargmin, arg_chunk, arg_reduction
+from dask.array.reductions import arg_chunk, arg_reduction
 
 from .._backends.base import ChunkBackend
 from .._ir.reductions import Cumulative, Reduction
+from .._runtime.distributed_internals import meta_of
+from .._runtime.distributed_internals import nanargmax_chunk as _nanargmax
+from .._runtime.distributed_internals import nanargmin_chunk as _nanargmin
 from .layers import Lowering
 
 
@@ -36,7 +39,7 @@ def lower_reduction(node: Reduction, inputs: list[da.Array], backend: ChunkBacke
         result = getattr(da, node.kind)(source, axis=node.axis, keepdims=node.keepdims, **params)
     result = result if result.dtype == node.dtype else result.astype(node.dtype)
     chunk_meta = backend.meta(result.ndim, node.dtype)
-    if type(result._meta) is not type(chunk_meta):
+    if type(meta_of(result)) is not type(chunk_meta):
         # dask infers some reductions' meta (nanmin, nanmax) on NumPy whatever the chunks.
         result = da.Array(result.dask, result.name, result.chunks, meta=chunk_meta)
     return result

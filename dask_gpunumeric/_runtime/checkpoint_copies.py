@@ -11,6 +11,8 @@ second worker loss later on is survived too.
 
 With the AMM off (``distributed.scheduler.active-memory-manager.start: false``) no replica
 is dropped and none is remade: the copies made by the checkpoint stay until a worker dies.
+The policy swap and the scheduler's data registration are distributed internals
+(``distributed_internals``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from distributed.active_memory_manager import (
     ReduceReplicas,
     Suggestion,
 )
+
+from . import distributed_internals as internals
 
 COPIES = 2
 
@@ -40,8 +44,7 @@ class CheckpointCopies(ActiveMemoryManagerPolicy):
         tasks = self.manager.scheduler.tasks
         self.keys.intersection_update(tasks)
         if self.reduce is not None:
-            self.reduce.manager = self.manager
-            yield from self._reductions(self.reduce.run())
+            yield from self._reductions(internals.run_policy_for(self.reduce, self.manager))
         if len(self.manager.scheduler.workers) < COPIES:
             return
         for key in self.keys:
@@ -72,21 +75,20 @@ def register(
     """On the scheduler (``client.run_on_scheduler``): ``who_has``' keys, already held by
     the workers listed, become data of ``client`` as ``Client.scatter`` registers it, and
     checkpoint keys of the AMM policy (installed first: no AMM run between the two)."""
-    manager = dask_scheduler.extensions.get("amm")
+    manager = internals.amm_extension(dask_scheduler)
     if manager is not None:  # without the extension nothing drops replicas
         policy_of(manager).keys.update(who_has)
-    dask_scheduler.update_data(who_has=who_has, nbytes=nbytes, client=client)
+    internals.register_scattered_data(dask_scheduler, who_has, nbytes, client)
 
 
 def policy_of(manager: Any) -> CheckpointCopies:
     """The ``CheckpointCopies`` of the scheduler's AMM extension ``manager``, installed in
     place of its ``ReduceReplicas`` the first time."""
-    for policy in manager.policies:
+    policies = internals.amm_policies(manager)
+    for policy in policies:
         if isinstance(policy, CheckpointCopies):
             return policy
-    reduce = next((p for p in manager.policies if isinstance(p, ReduceReplicas)), None)
-    if reduce is not None:
-        manager.policies.discard(reduce)
+    reduce = next((p for p in policies if isinstance(p, ReduceReplicas)), None)
     policy = CheckpointCopies(reduce)
-    manager.add_policy(policy)
+    internals.replace_amm_policy(manager, reduce, policy)
     return policy

@@ -30,6 +30,7 @@ import distributed
 
 from . import config
 from .client_lookup import default_client
+from .distributed_internals import forget_cluster_processes
 from .scheduler_loss import lost_error
 from .scheduler_process import with_scheduler_process
 from .security import cluster_security, tls_enabled
@@ -247,9 +248,7 @@ def _close_lost_cluster(cluster: Any) -> None:
 
     with contextlib.suppress(Exception):
         distributed.utils.sync(cluster.loop, stop_workers)
-    cluster.worker_spec.clear()
-    cluster.workers.clear()
-    cluster.shutdown_scheduler = False  # nothing left to shut down, nobody to ask
+    forget_cluster_processes(cluster)  # nothing left to shut down, nobody to ask
     with contextlib.suppress(Exception):
         cluster.close(timeout=_CLOSE_TIMEOUT)
 

@@ -20,8 +20,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import dask.utils
 import distributed
+
+from . import distributed_internals as internals
 
 logger = logging.getLogger(__name__)
 
@@ -47,15 +48,12 @@ def forget_key_names(client: distributed.Client) -> None:
 
 
 def _forget_key_names(dask_scheduler: Any = None) -> None:
-    dask.utils.key_split.cache_clear()
+    internals.clear_key_name_cache()
 
 
 def _forget_on_scheduler(dask_scheduler: Any) -> None:
     """Drop forgotten task groups from recent computations and from spans. The spans
     themselves stay (a few per 100 iterations): workers report metrics by span id."""
-    live = set(dask_scheduler.task_groups.values())
-    for computation in dask_scheduler.computations:
-        computation.groups = {g for g in computation.groups if g in live}
-    spans = dask_scheduler.extensions.get("spans")
-    for span in [] if spans is None else spans.spans.values():
-        span.groups = {g for g in span.groups if g in live}
+    internals.keep_task_groups_in_history(
+        dask_scheduler, internals.live_task_groups(dask_scheduler)
+    )

@@ -31,6 +31,7 @@ from dask.base import tokenize
 from distributed import Future
 
 from . import checkpoint_copies
+from . import distributed_internals as internals
 from .scheduler_loss import (
     SchedulerLostError,
     check_connected,
@@ -121,8 +122,7 @@ def _checkpoint_futures(
         checkpoint_copies.register, who_has=who_has, nbytes=nbytes, client=client.id
     )
     made: list[Future] = [Future(key, client) for key in keys]
-    for future in made:
-        client.futures[future.key].finish()
+    internals.mark_futures_finished(client, made)
     return made
 
 
@@ -149,9 +149,7 @@ def _same(value: Any) -> Any:
 
 def _rename_held(renames: dict[str, dict[Any, Any]], dask_worker: Any = None) -> dict[Any, int]:
     """On a worker: its values of the old keys in ``renames`` under the new keys too."""
-    mine = renames.get(dask_worker.address, {})
-    data = {new: dask_worker.data[old] for old, new in mine.items()}
-    return dask_worker.update_data(data=data)["nbytes"]
+    return internals.alias_worker_data(dask_worker, renames.get(dask_worker.address, {}))
 
 
 def _rebuild(arrays: Sequence[Any], names: list[str], copies: list[Future]) -> list[Any]:
@@ -159,5 +157,5 @@ def _rebuild(arrays: Sequence[Any], names: list[str], copies: list[Future]) -> l
     rebuilt, chunks = [], iter(copies)
     for array, name in zip(arrays, names, strict=True):
         graph = {(name, *index): next(chunks) for index in _indices(array)}
-        rebuilt.append(dask.array.Array(graph, name, array.chunks, meta=array._meta))
+        rebuilt.append(dask.array.Array(graph, name, array.chunks, meta=internals.meta_of(array)))
     return rebuilt

@@ -20,7 +20,9 @@ with it (distributed's own parent watch), and nothing is left behind.
 The child runs this file by path (``runpy``), not as ``dask_gpunumeric._runtime...``:
 importing our package takes seconds and the scheduler needs none of it to start. Modules
 named in ``imports`` (the ones the graphs' task functions live in) are imported in the
-background once it listens. So this module imports nothing of ours.
+background once it listens. So this module imports nothing of ours at its top; only
+``with_scheduler_process``, which runs in the user's process, imports
+``distributed_internals`` (the start hook of ``SpecCluster`` is one of those internals).
 """
 
 from __future__ import annotations
@@ -148,30 +150,22 @@ def with_scheduler_process(cluster_class: type, imports: Sequence[str] = ()) -> 
     """``cluster_class`` (a ``SpecCluster``: ``LocalCluster``, ``LocalCUDACluster``) whose
     scheduler runs in a ``SchedulerProcess`` with the options the class gives it, importing
     ``imports`` there."""
+    from .distributed_internals import cluster_class_with_scheduler_spec
+
     attributes = {"scheduler_imports": tuple(imports)}
-    return type(cluster_class.__name__, (_SchedulerInItsOwnProcess, cluster_class), attributes)
+    return cluster_class_with_scheduler_spec(cluster_class, _in_scheduler_process, attributes)
 
 
-class _SchedulerInItsOwnProcess:
-    """The class builds its scheduler spec and starts in its constructor; ``_start`` is
-    the one hook between the two (``SpecCluster._start`` starts the spec's ``cls``)."""
-
-    scheduler: Any
-    scheduler_spec: dict[str, Any]
-    scheduler_imports: tuple[str, ...] = ()
-
-    async def _start(self) -> None:
-        if self.scheduler is None and self.scheduler_spec["cls"] is not SchedulerProcess:
-            options = self.scheduler_spec.get("options", {})
-            self.scheduler_spec = {
-                "cls": SchedulerProcess,
-                "options": {
-                    "options": options,
-                    "imports": self.scheduler_imports,
-                    "timeout": _start_timeout(),
-                },
-            }
-        await super()._start()  # type: ignore[misc]
+def _in_scheduler_process(cluster: Any, spec: dict[str, Any]) -> dict[str, Any]:
+    """``cluster``'s scheduler ``spec`` as a ``SchedulerProcess`` with the same options."""
+    if spec["cls"] is SchedulerProcess:
+        return spec
+    options = {
+        "options": spec.get("options", {}),
+        "imports": cluster.scheduler_imports,
+        "timeout": _start_timeout(),
+    }
+    return {"cls": SchedulerProcess, "options": options}
 
 
 def _start_timeout() -> float:

@@ -1,0 +1,231 @@
+"""Every private or undocumented dask and distributed name dask_gpunumeric relies on.
+
+The rest of the package calls the small functions below, never those names: a release
+that renames one is then fixed here, in one place. ``INTERNALS`` lists each name (where it
+lives, what it is called); ``tests/unit/_runtime/test_distributed_internals.py`` checks
+that the installed dask and distributed still have every one (a failure names the row
+below), and scans the package's source for private dask/distributed names used anywhere
+else (what counts as private is written in that test).
+
+"Since": the oldest of the releases whose source was read (2024.1.0, 2025.1.0, 2025.9.0)
+that holds the same thing. Every row runs in ``tests/cluster`` on the release the test
+extra installs (2026.7.1) and on the newest one (``.ci/run``, step "newest dask and
+distributed": 2026.8.0 when this was written).
+
+| name | what we use it for (function here: caller) | since | if it disappears |
+|---|---|---|---|
+| ``distributed.client._current_client`` (context variable), ``_global_client_index``, ``_global_clients`` | which client ``default_client()`` would return, and the marks that change when that answer can (``client_made_current``, ``default_client_marks``: ``client_lookup``) | 2024.1.0 | ``CLIENT_REGISTRY_READABLE`` is False and ``client_lookup`` asks ``distributed.default_client()`` every time: correct, but that call's sort is back, 20-40% of what a tiny operation adds on a cluster |
+| ``Client.futures[key].finish()`` (``FutureState.finish``) | futures of keys registered on the scheduler by ``update_data`` become finished, as ``Client.scatter`` marks its own (``mark_futures_finished``: ``lineage``) | 2024.1.0 | a checkpoint's futures never finish: cut lineage with ``Client.scatter`` of chunks gathered to the client instead (two transfers per chunk, through the client) |
+| ``Worker.data``, ``Worker.update_data`` | a worker holds a value it already has under a new key, without a copy or a transfer (``alias_worker_data``: ``lineage``) | 2024.1.0 | as for ``finish``, or ``lineage.checkpoint`` returns its arrays unchanged (lineage kept: the scheduler grows a few task records per iteration) |
+| ``Scheduler.update_data(who_has=, nbytes=, client=)`` | those keys become the client's data with no task and no dependency (``register_scattered_data``: ``checkpoint_copies``) | 2024.1.0 | as for ``Worker.update_data`` |
+| ``Scheduler.extensions["amm"]``, ``ActiveMemoryManagerExtension.policies``, ``.add_policy``, ``ActiveMemoryManagerPolicy.manager`` | ``CheckpointCopies`` runs in place of ``ReduceReplicas`` and runs it itself (``amm_extension``, ``amm_policies``, ``replace_amm_policy``, ``run_policy_for``: ``checkpoint_copies``) | 2024.1.0 | switch the AMM off for the embedded cluster (``distributed.scheduler.active-memory-manager.start: false``): copies are then never dropped, nor remade after a worker loss |
+| ``Scheduler.task_groups``, ``Scheduler.computations`` (``Computation.groups``), ``Scheduler.extensions["spans"].spans`` (``Span.groups``) | drop forgotten task groups from the scheduler's history (``live_task_groups``, ``keep_task_groups_in_history``: ``history``) | 2024.1.0 | make both functions do nothing: the scheduler then grows about 17 MiB per 1,000 stencil iterations (measured, ``history``) |
+| ``dask.utils.key_split.cache_clear`` (an ``lru_cache``) | empty the cache of key names (``clear_key_name_cache``: ``history``) | 2024.1.0 | do nothing: each process keeps up to 100,000 key names (about 20 MiB; ``benchmarks/soak.py``) |
+| ``SpecCluster._start`` (async method), ``.scheduler``, ``.scheduler_spec`` | the scheduler spec is swapped for ``SchedulerProcess`` between the constructor building it and starting it (``cluster_class_with_scheduler_spec``: ``scheduler_process``) | 2024.1.0 | build the spec ourselves and pass ``scheduler=`` and ``workers=`` to ``SpecCluster`` (what ``LocalCluster.__init__`` computes) |
+| ``SpecCluster.worker_spec``, ``.workers``, ``.shutdown_scheduler`` | a cluster whose scheduler is lost forgets its workers so closing it does not ask that scheduler (``forget_cluster_processes``: ``cluster``) | 2025.9.0 (``shutdown_scheduler``; the rest 2024.1.0) | closing such a cluster waits out distributed's connect timeout, then succeeds |
+| ``dask.array.reductions._nanargmax``, ``_nanargmin`` | per-chunk NaN-skipping index functions that survive all-NaN chunks (``nanargmax_chunk``, ``nanargmin_chunk``: ``_lowering/reductions.py``) | 2024.1.0 | copy them here (five lines each: ``chunk.nanarg*`` with NaN replaced by -inf/inf on ``ValueError``) |
+| ``dask.array.backends._numel_arraylike``, ``_nannumel`` | the simulated device's ``numel``/``nannumel`` dispatch, as dask registers CuPy's (``numel_like``, ``nannumel_like``: ``_backends/simulated_device.py``) | 2024.1.0 | copy them here (``_nannumel`` is one line; ``_numel_arraylike`` calls ``_numel``, about 25 lines) |
+| ``dask.array.Array._meta`` | the chunk type of a dask array, kept when an array is rebuilt over new keys (``meta_of``: ``lineage``; see the note below) | 2024.1.0 | ``dask.array.utils.meta_from_array(array)`` (public; rebuilds an empty meta of the same type) |
+
+``_meta`` is dask's metadata attribute: not in ``dask.array.Array``'s documented attributes,
+but what every array library built on dask reads. ``meta_of`` is the one place to read it;
+the call sites outside ``_runtime`` not moved to it yet are counted in the test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, NamedTuple
+
+import dask.array.backends
+import dask.array.reductions
+import dask.utils
+import distributed
+import distributed.client as client_module
+from distributed.active_memory_manager import ActiveMemoryManagerPolicy, Suggestion
+
+
+class Internal(NamedTuple):
+    """One name we rely on: ``owner`` (a module, class or mapping, by dotted path) has
+    ``name`` (an attribute, a method, an instance attribute its source assigns, or a key)."""
+
+    owner: str
+    name: str
+
+
+INTERNALS = (
+    Internal("distributed.client", "_current_client"),
+    Internal("distributed.client", "_global_client_index"),
+    Internal("distributed.client", "_global_clients"),
+    Internal("distributed.Client", "futures"),
+    Internal("distributed.client.FutureState", "finish"),
+    Internal("distributed.Worker", "data"),
+    Internal("distributed.Worker", "update_data"),
+    Internal("distributed.Scheduler", "update_data"),
+    Internal("distributed.Scheduler", "extensions"),
+    Internal("distributed.scheduler.DEFAULT_EXTENSIONS", "amm"),
+    Internal("distributed.scheduler.DEFAULT_EXTENSIONS", "spans"),
+    Internal("distributed.active_memory_manager.ActiveMemoryManagerExtension", "policies"),
+    Internal("distributed.active_memory_manager.ActiveMemoryManagerExtension", "add_policy"),
+    Internal("distributed.active_memory_manager.ActiveMemoryManagerPolicy", "manager"),
+    Internal("distributed.Scheduler", "task_groups"),
+    Internal("distributed.Scheduler", "computations"),
+    Internal("distributed.scheduler.Computation", "groups"),
+    Internal("distributed.spans.SpansSchedulerExtension", "spans"),
+    Internal("distributed.spans.Span", "groups"),
+    Internal("dask.utils.key_split", "cache_clear"),
+    Internal("distributed.deploy.spec.SpecCluster", "_start"),
+    Internal("distributed.deploy.spec.SpecCluster", "scheduler"),
+    Internal("distributed.deploy.spec.SpecCluster", "scheduler_spec"),
+    Internal("distributed.deploy.spec.SpecCluster", "worker_spec"),
+    Internal("distributed.deploy.spec.SpecCluster", "workers"),
+    Internal("distributed.deploy.spec.SpecCluster", "shutdown_scheduler"),
+    Internal("dask.array.reductions", "_nanargmax"),
+    Internal("dask.array.reductions", "_nanargmin"),
+    Internal("dask.array.backends", "_numel_arraylike"),
+    Internal("dask.array.backends", "_nannumel"),
+    Internal("dask.array.Array", "_meta"),
+)
+
+# --- the client registry (client_lookup) ---------------------------------------------
+
+CLIENT_REGISTRY_READABLE = all(
+    hasattr(client_module, name)
+    for name in ("_current_client", "_global_client_index", "_global_clients")
+)
+
+
+def client_made_current() -> distributed.Client | None:
+    """The client of the innermost ``Client.as_current()`` block (a task's own client
+    inside ``get_client``), which ``default_client()`` returns first; else ``None``."""
+    return client_module._current_client.get()
+
+
+def default_client_marks() -> tuple[int, int]:
+    """(clients ever set as default, clients in the registry now): while both stay the
+    same and no client is made current, ``default_client()`` keeps its answer."""
+    return client_module._global_client_index[0], len(client_module._global_clients)
+
+
+# --- futures, worker data, scheduler data (lineage, checkpoint_copies) -----------------
+
+
+def mark_futures_finished(
+    client: distributed.Client, futures: Iterable[distributed.Future]
+) -> None:
+    """``futures`` of keys already in memory on the cluster (registered with
+    :func:`register_scattered_data`) are finished, as ``Client.scatter`` marks its own."""
+    for future in futures:
+        client.futures[future.key].finish()
+
+
+def alias_worker_data(worker: Any, renames: dict[Any, Any]) -> dict[Any, int]:
+    """On ``worker``: each value held under an old key of ``renames`` also held under the
+    new key (the same object, no copy); the new keys' sizes in bytes."""
+    data = {new: worker.data[old] for old, new in renames.items()}
+    return dict(worker.update_data(data=data)["nbytes"])
+
+
+def register_scattered_data(
+    scheduler: Any, who_has: dict[Any, list[str]], nbytes: dict[Any, int], client: str
+) -> None:
+    """On the scheduler: ``who_has``' keys, already held by the workers listed, become data
+    of the client with id ``client``, with no task and no dependency (``Client.scatter``'s
+    registration)."""
+    scheduler.update_data(who_has=who_has, nbytes=nbytes, client=client)
+
+
+# --- the active memory manager (checkpoint_copies) -------------------------------------
+
+
+def amm_extension(scheduler: Any) -> Any:
+    """The scheduler's active memory manager, ``None`` where it has none."""
+    return scheduler.extensions.get("amm")
+
+
+def amm_policies(manager: Any) -> tuple[ActiveMemoryManagerPolicy, ...]:
+    """The policies ``manager`` runs."""
+    return tuple(manager.policies)
+
+
+def replace_amm_policy(
+    manager: Any, old: ActiveMemoryManagerPolicy | None, new: ActiveMemoryManagerPolicy
+) -> None:
+    """``manager`` runs ``new`` instead of ``old`` (``None``: in addition to the others)."""
+    if old is not None:
+        manager.policies.discard(old)
+    manager.add_policy(new)
+
+
+def run_policy_for(policy: ActiveMemoryManagerPolicy, manager: Any) -> Iterator[Suggestion]:
+    """The suggestions of ``policy`` (not registered with ``manager``) run as if it were:
+    a policy reads the scheduler through its ``manager``."""
+    policy.manager = manager
+    return iter(policy.run())
+
+
+# --- the scheduler's history (history) -------------------------------------------------
+
+
+def live_task_groups(scheduler: Any) -> set[Any]:
+    """The task groups the scheduler still has tasks of."""
+    return set(scheduler.task_groups.values())
+
+
+def keep_task_groups_in_history(scheduler: Any, live: set[Any]) -> None:
+    """Only ``live`` task groups stay in the scheduler's recent computations and spans.
+    The spans themselves stay: workers report metrics by span id."""
+    for computation in scheduler.computations:
+        computation.groups = {g for g in computation.groups if g in live}
+    spans = scheduler.extensions.get("spans")
+    for span in [] if spans is None else spans.spans.values():
+        span.groups = {g for g in span.groups if g in live}
+
+
+def clear_key_name_cache() -> None:
+    """Empty ``dask.utils.key_split``'s cache of key names, in this process."""
+    dask.utils.key_split.cache_clear()
+
+
+# --- SpecCluster (scheduler_process, cluster) ------------------------------------------
+
+
+def cluster_class_with_scheduler_spec(
+    cluster_class: type,
+    respec: Callable[[Any, dict[str, Any]], dict[str, Any]],
+    attributes: dict[str, Any],
+) -> type:
+    """``cluster_class`` (a ``SpecCluster``) with ``attributes``, whose instances replace
+    the scheduler spec their constructor built (``{"cls": ..., "options": {...}}``) by
+    ``respec(cluster, spec)`` before starting it: ``SpecCluster._start`` is the one hook
+    between building the spec and starting it, both in the constructor."""
+
+    async def _start(self: Any) -> None:
+        if self.scheduler is None:  # as SpecCluster: a subclass may have made it already
+            self.scheduler_spec = respec(self, self.scheduler_spec)
+        await cluster_class._start(self)  # type: ignore[attr-defined]
+
+    return type(cluster_class.__name__, (cluster_class,), {**attributes, "_start": _start})
+
+
+def forget_cluster_processes(cluster: Any) -> None:
+    """``cluster`` (a ``SpecCluster`` whose scheduler is lost, workers already stopped)
+    forgets its workers and its scheduler, so closing it asks nobody."""
+    cluster.worker_spec.clear()
+    cluster.workers.clear()
+    cluster.shutdown_scheduler = False
+
+
+# --- dask.array (lowering, backends) ---------------------------------------------------
+
+# Values, not wrappers: the reductions table compares them by identity, and dask's
+# dispatch registers them as they are.
+nanargmax_chunk: Callable[..., Any] = dask.array.reductions._nanargmax
+nanargmin_chunk: Callable[..., Any] = dask.array.reductions._nanargmin
+numel_like: Callable[..., Any] = dask.array.backends._numel_arraylike
+nannumel_like: Callable[..., Any] = dask.array.backends._nannumel
+
+
+def meta_of(array: Any) -> Any:
+    """The empty chunk-typed array dask keeps as ``array``'s metadata (a dask array)."""
+    return array._meta
