@@ -21,43 +21,11 @@ import numpy
 from .._ir.random import RandomDraw
 from .creation import asarray
 from .ndarray import ndarray
+from .random_distributions import GeneratorDistributions
 from .ufuncs import ufuncs
 
 __all__ = ["Generator", "default_rng"]
 
-_REQUIRED = object()
-# method -> its parameters (name, default) before ``size``, as NumPy's Generator has them.
-distribution_table: dict[str, tuple[tuple[str, Any], ...]] = {
-    "beta": (("a", _REQUIRED), ("b", _REQUIRED)),
-    "binomial": (("n", _REQUIRED), ("p", _REQUIRED)),
-    "chisquare": (("df", _REQUIRED),),
-    "exponential": (("scale", 1.0),),
-    "f": (("dfnum", _REQUIRED), ("dfden", _REQUIRED)),
-    "gamma": (("shape", _REQUIRED), ("scale", 1.0)),
-    "geometric": (("p", _REQUIRED),),
-    "gumbel": (("loc", 0.0), ("scale", 1.0)),
-    "hypergeometric": (("ngood", _REQUIRED), ("nbad", _REQUIRED), ("nsample", _REQUIRED)),
-    "laplace": (("loc", 0.0), ("scale", 1.0)),
-    "logistic": (("loc", 0.0), ("scale", 1.0)),
-    "logseries": (("p", _REQUIRED),),
-    "lognormal": (("mean", 0.0), ("sigma", 1.0)),
-    "negative_binomial": (("n", _REQUIRED), ("p", _REQUIRED)),
-    "noncentral_chisquare": (("df", _REQUIRED), ("nonc", _REQUIRED)),
-    "noncentral_f": (("dfnum", _REQUIRED), ("dfden", _REQUIRED), ("nonc", _REQUIRED)),
-    "normal": (("loc", 0.0), ("scale", 1.0)),
-    "pareto": (("a", _REQUIRED),),
-    "poisson": (("lam", 1.0),),
-    "power": (("a", _REQUIRED),),
-    "rayleigh": (("scale", 1.0),),
-    "standard_cauchy": (),
-    "standard_t": (("df", _REQUIRED),),
-    "triangular": (("left", _REQUIRED), ("mode", _REQUIRED), ("right", _REQUIRED)),
-    "uniform": (("low", 0.0), ("high", 1.0)),
-    "vonmises": (("mu", _REQUIRED), ("kappa", _REQUIRED)),
-    "wald": (("mean", _REQUIRED), ("scale", _REQUIRED)),
-    "weibull": (("a", _REQUIRED),),
-    "zipf": (("a", _REQUIRED),),
-}
 # method -> (standard method, how its array parameters transform the standard draw)
 _AFFINE = {"normal": "standard_normal", "uniform": "random", "exponential": "standard_exponential"}
 
@@ -72,8 +40,9 @@ def _is_scalar(value: Any) -> bool:
     return not isinstance(value, ndarray) and numpy.ndim(value) == 0
 
 
-class Generator:
-    """dask_gpunumeric implementation of :class:`numpy.random.Generator`."""
+class Generator(GeneratorDistributions):
+    """dask_gpunumeric implementation of :class:`numpy.random.Generator`
+    (its distributions, ``beta`` ... ``zipf``, are ``random_distributions``'s)."""
 
     def __init__(self, seed: Any = None) -> None:
         sequence = seed if isinstance(seed, numpy.random.SeedSequence) else None
@@ -130,6 +99,21 @@ class Generator:
             chunks,
         )
         return ndarray._from_expr(leaf)
+
+    def _distribution(
+        self, method: str, parameters: tuple[Any, ...], size: Any, chunks: Any
+    ) -> Any:
+        """A draw from ``method``'s distribution, ``parameters`` in NumPy's order: one
+        ``RandomDraw`` for scalar parameters, standard draws shifted and scaled for the
+        array parameters of ``normal``, ``uniform`` and ``exponential``."""
+        if all(_is_scalar(v) for v in parameters):
+            return self._draw(method, parameters, size, chunks)
+        if method not in _AFFINE:
+            raise NotImplementedError(
+                f"dask_gpunumeric: Generator.{method} takes scalar parameters; draw with "
+                "NumPy (dask_gpunumeric arrays' .compute()) for array parameters"
+            )
+        return _affine(self, method, list(parameters), size, chunks)
 
     # -- the basic draws (dtype= and out=) ---------------------------------------------
     def random(
@@ -275,43 +259,6 @@ def _into(out: Any, result: Any) -> Any:
     return out
 
 
-def _distribution(method: str, parameters: tuple[tuple[str, Any], ...]) -> Any:
-    """The ``Generator`` method drawing from ``method``'s distribution."""
-
-    def draw(
-        self: Generator, *args: Any, size: Any = None, chunks: Any = None, **kwargs: Any
-    ) -> Any:
-        if len(args) == len(parameters) + 1 and size is None:  # uniform(-1, 1, n), as NumPy
-            size, args = args[-1], args[:-1]
-        values = _bind(method, parameters, args, kwargs)
-        if all(_is_scalar(v) for v in values):
-            return self._draw(method, tuple(values), size, chunks)
-        if method not in _AFFINE:
-            raise NotImplementedError(
-                f"dask_gpunumeric: Generator.{method} takes scalar parameters; draw with "
-                "NumPy (dask_gpunumeric arrays' .compute()) for array parameters"
-            )
-        return _affine(self, method, values, size, chunks)
-
-    draw.__name__ = method
-    draw.__doc__ = f"dask_gpunumeric implementation of :meth:`numpy.random.Generator.{method}`."
-    return draw
-
-
-def _bind(method: str, parameters: Any, args: tuple, kwargs: dict) -> list[Any]:
-    if len(args) > len(parameters):
-        raise TypeError(f"{method}() takes at most {len(parameters)} positional arguments")
-    values = []
-    for position, (name, default) in enumerate(parameters):
-        value = args[position] if position < len(args) else kwargs.pop(name, default)
-        if value is _REQUIRED:
-            raise TypeError(f"{method}() missing required argument '{name}'")
-        values.append(value)
-    if kwargs:
-        raise TypeError(f"{method}() got an unexpected keyword argument '{next(iter(kwargs))}'")
-    return values
-
-
 def _affine(
     generator: Generator, method: str, values: list[Any], size: Any, chunks: Any
 ) -> ndarray:
@@ -329,10 +276,6 @@ def _affine(
     if method == "normal":
         return add(arrays[0], multiply(arrays[1], standard))
     return add(arrays[0], multiply(ufuncs["subtract"](arrays[1], arrays[0]), standard))
-
-
-for _method, _parameters in distribution_table.items():
-    setattr(Generator, _method, _distribution(_method, _parameters))
 
 
 def default_rng(seed: Any = None) -> Generator:

@@ -1,6 +1,6 @@
 """Random sampling, legacy API (NumPy reference: "Legacy random generation"):
-``RandomState`` and the module-level functions (``seed``, ``rand``, ``randn``, ``randint``,
-...) drawing from one global ``RandomState``.
+``RandomState``; the module-level functions (``seed``, ``rand``, ``normal``, ...) drawing
+from one global ``RandomState`` are ``random_legacy_functions``'s.
 
 A ``RandomState`` draws through a ``Generator`` (see ``random_generator``), so chunks are
 drawn on the workers in independent streams. Differences from NumPy: the values are not
@@ -13,21 +13,9 @@ from typing import Any
 
 import numpy
 
-from .random_generator import Generator, distribution_table
+from .random_generator import Generator
 
-__all__ = [
-    "RandomState",
-    "choice",
-    "permutation",
-    "rand",
-    "randint",
-    "randn",
-    "random",
-    "random_sample",
-    "seed",
-    "shuffle",
-    "standard_normal",
-]
+__all__ = ["RandomState"]
 
 
 class RandomState:
@@ -77,86 +65,139 @@ class RandomState:
         """dask_gpunumeric implementation of :meth:`numpy.random.RandomState.shuffle`."""
         self._generator.shuffle(x)
 
+    # -- the distributions (NumPy's signatures, plus chunks=): the Generator's draws
+    def beta(self, a: Any, b: Any, size: Any = None, *, chunks: Any = None) -> Any:
+        """dask_gpunumeric implementation of :meth:`numpy.random.RandomState.beta`."""
+        return self._generator.beta(a, b, size, chunks=chunks)
 
-def _delegate(method: str) -> Any:
-    def draw(self: RandomState, *args: Any, **kwargs: Any) -> Any:
-        return getattr(self._generator, method)(*args, **kwargs)
+    def binomial(self, n: Any, p: Any, size: Any = None, *, chunks: Any = None) -> Any:
+        """dask_gpunumeric implementation of :meth:`numpy.random.RandomState.binomial`."""
+        return self._generator.binomial(n, p, size, chunks=chunks)
 
-    draw.__name__ = method
-    draw.__doc__ = f"dask_gpunumeric implementation of :meth:`numpy.random.RandomState.{method}`."
-    return draw
+    def chisquare(self, df: Any, size: Any = None, *, chunks: Any = None) -> Any:
+        """dask_gpunumeric implementation of :meth:`numpy.random.RandomState.chisquare`."""
+        return self._generator.chisquare(df, size, chunks=chunks)
 
+    def exponential(self, scale: Any = 1.0, size: Any = None, *, chunks: Any = None) -> Any:
+        """dask_gpunumeric implementation of :meth:`numpy.random.RandomState.exponential`."""
+        return self._generator.exponential(scale, size, chunks=chunks)
 
-for _method in distribution_table:
-    setattr(RandomState, _method, _delegate(_method))
+    def f(self, dfnum: Any, dfden: Any, size: Any = None, *, chunks: Any = None) -> Any:
+        """dask_gpunumeric implementation of :meth:`numpy.random.RandomState.f`."""
+        return self._generator.f(dfnum, dfden, size, chunks=chunks)
 
-_global_state = RandomState()
+    def gamma(self, shape: Any, scale: Any = 1.0, size: Any = None, *, chunks: Any = None) -> Any:
+        """dask_gpunumeric implementation of :meth:`numpy.random.RandomState.gamma`."""
+        return self._generator.gamma(shape, scale, size, chunks=chunks)
 
+    def geometric(self, p: Any, size: Any = None, *, chunks: Any = None) -> Any:
+        """dask_gpunumeric implementation of :meth:`numpy.random.RandomState.geometric`."""
+        return self._generator.geometric(p, size, chunks=chunks)
 
-def seed(seed: Any = None) -> None:
-    """dask_gpunumeric implementation of :func:`numpy.random.seed`."""
-    _global_state.seed(seed)
+    def gumbel(
+        self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None, *, chunks: Any = None
+    ) -> Any:
+        """dask_gpunumeric implementation of :meth:`numpy.random.RandomState.gumbel`."""
+        return self._generator.gumbel(loc, scale, size, chunks=chunks)
 
+    def hypergeometric(
+        self, ngood: Any, nbad: Any, nsample: Any, size: Any = None, *, chunks: Any = None
+    ) -> Any:
+        """dask_gpunumeric implementation of :meth:`numpy.random.RandomState.hypergeometric`."""
+        return self._generator.hypergeometric(ngood, nbad, nsample, size, chunks=chunks)
 
-def rand(*shape: int) -> Any:
-    """dask_gpunumeric implementation of :func:`numpy.random.rand`."""
-    return _global_state.rand(*shape)
+    def laplace(
+        self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None, *, chunks: Any = None
+    ) -> Any:
+        """dask_gpunumeric implementation of :meth:`numpy.random.RandomState.laplace`."""
+        return self._generator.laplace(loc, scale, size, chunks=chunks)
 
+    def logistic(
+        self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None, *, chunks: Any = None
+    ) -> Any:
+        """dask_gpunumeric implementation of :meth:`numpy.random.RandomState.logistic`."""
+        return self._generator.logistic(loc, scale, size, chunks=chunks)
 
-def randn(*shape: int) -> Any:
-    """dask_gpunumeric implementation of :func:`numpy.random.randn`."""
-    return _global_state.randn(*shape)
+    def logseries(self, p: Any, size: Any = None, *, chunks: Any = None) -> Any:
+        """dask_gpunumeric implementation of :meth:`numpy.random.RandomState.logseries`."""
+        return self._generator.logseries(p, size, chunks=chunks)
 
+    def lognormal(
+        self, mean: Any = 0.0, sigma: Any = 1.0, size: Any = None, *, chunks: Any = None
+    ) -> Any:
+        """dask_gpunumeric implementation of :meth:`numpy.random.RandomState.lognormal`."""
+        return self._generator.lognormal(mean, sigma, size, chunks=chunks)
 
-def randint(low: Any, high: Any = None, size: Any = None, dtype: Any = int) -> Any:
-    """dask_gpunumeric implementation of :func:`numpy.random.randint`."""
-    return _global_state.randint(low, high, size, dtype)
+    def negative_binomial(self, n: Any, p: Any, size: Any = None, *, chunks: Any = None) -> Any:
+        """dask_gpunumeric implementation of :meth:`numpy.random.RandomState.negative_binomial`."""
+        return self._generator.negative_binomial(n, p, size, chunks=chunks)
 
+    def noncentral_chisquare(
+        self, df: Any, nonc: Any, size: Any = None, *, chunks: Any = None
+    ) -> Any:
+        """dask_gpunumeric implementation of :meth:`numpy.random.RandomState.noncentral_chisquare`."""
+        return self._generator.noncentral_chisquare(df, nonc, size, chunks=chunks)
 
-def random_sample(size: Any = None) -> Any:
-    """dask_gpunumeric implementation of :func:`numpy.random.random_sample`."""
-    return _global_state.random_sample(size)
+    def noncentral_f(
+        self, dfnum: Any, dfden: Any, nonc: Any, size: Any = None, *, chunks: Any = None
+    ) -> Any:
+        """dask_gpunumeric implementation of :meth:`numpy.random.RandomState.noncentral_f`."""
+        return self._generator.noncentral_f(dfnum, dfden, nonc, size, chunks=chunks)
 
+    def normal(
+        self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None, *, chunks: Any = None
+    ) -> Any:
+        """dask_gpunumeric implementation of :meth:`numpy.random.RandomState.normal`."""
+        return self._generator.normal(loc, scale, size, chunks=chunks)
 
-def random(size: Any = None) -> Any:
-    """dask_gpunumeric implementation of :func:`numpy.random.random`."""
-    return _global_state.random_sample(size)
+    def pareto(self, a: Any, size: Any = None, *, chunks: Any = None) -> Any:
+        """dask_gpunumeric implementation of :meth:`numpy.random.RandomState.pareto`."""
+        return self._generator.pareto(a, size, chunks=chunks)
 
+    def poisson(self, lam: Any = 1.0, size: Any = None, *, chunks: Any = None) -> Any:
+        """dask_gpunumeric implementation of :meth:`numpy.random.RandomState.poisson`."""
+        return self._generator.poisson(lam, size, chunks=chunks)
 
-def standard_normal(size: Any = None) -> Any:
-    """dask_gpunumeric implementation of :func:`numpy.random.standard_normal`."""
-    return _global_state.standard_normal(size)
+    def power(self, a: Any, size: Any = None, *, chunks: Any = None) -> Any:
+        """dask_gpunumeric implementation of :meth:`numpy.random.RandomState.power`."""
+        return self._generator.power(a, size, chunks=chunks)
 
+    def rayleigh(self, scale: Any = 1.0, size: Any = None, *, chunks: Any = None) -> Any:
+        """dask_gpunumeric implementation of :meth:`numpy.random.RandomState.rayleigh`."""
+        return self._generator.rayleigh(scale, size, chunks=chunks)
 
-def _module_function(method: str) -> Any:
-    """``numpy.random.<method>``: the global ``RandomState``'s method."""
+    def standard_cauchy(self, size: Any = None, *, chunks: Any = None) -> Any:
+        """dask_gpunumeric implementation of :meth:`numpy.random.RandomState.standard_cauchy`."""
+        return self._generator.standard_cauchy(size, chunks=chunks)
 
-    def draw(*args: Any, **kwargs: Any) -> Any:
-        return getattr(_global_state, method)(*args, **kwargs)
+    def standard_t(self, df: Any, size: Any = None, *, chunks: Any = None) -> Any:
+        """dask_gpunumeric implementation of :meth:`numpy.random.RandomState.standard_t`."""
+        return self._generator.standard_t(df, size, chunks=chunks)
 
-    draw.__name__ = method
-    draw.__doc__ = f"dask_gpunumeric implementation of :func:`numpy.random.{method}`."
-    return draw
+    def triangular(
+        self, left: Any, mode: Any, right: Any, size: Any = None, *, chunks: Any = None
+    ) -> Any:
+        """dask_gpunumeric implementation of :meth:`numpy.random.RandomState.triangular`."""
+        return self._generator.triangular(left, mode, right, size, chunks=chunks)
 
+    def uniform(
+        self, low: Any = 0.0, high: Any = 1.0, size: Any = None, *, chunks: Any = None
+    ) -> Any:
+        """dask_gpunumeric implementation of :meth:`numpy.random.RandomState.uniform`."""
+        return self._generator.uniform(low, high, size, chunks=chunks)
 
-# The distributions (beta, binomial, normal, uniform, ...) of the global RandomState.
-for _method in distribution_table:
-    globals()[_method] = _module_function(_method)
-__all__ += sorted(distribution_table)
-ranf = sample = random_sample
-__all__ += ["ranf", "sample"]
+    def vonmises(self, mu: Any, kappa: Any, size: Any = None, *, chunks: Any = None) -> Any:
+        """dask_gpunumeric implementation of :meth:`numpy.random.RandomState.vonmises`."""
+        return self._generator.vonmises(mu, kappa, size, chunks=chunks)
 
+    def wald(self, mean: Any, scale: Any, size: Any = None, *, chunks: Any = None) -> Any:
+        """dask_gpunumeric implementation of :meth:`numpy.random.RandomState.wald`."""
+        return self._generator.wald(mean, scale, size, chunks=chunks)
 
-def choice(a: Any, size: Any = None, replace: bool = True, p: Any = None) -> Any:
-    """dask_gpunumeric implementation of :func:`numpy.random.choice`."""
-    return _global_state.choice(a, size, replace, p)
+    def weibull(self, a: Any, size: Any = None, *, chunks: Any = None) -> Any:
+        """dask_gpunumeric implementation of :meth:`numpy.random.RandomState.weibull`."""
+        return self._generator.weibull(a, size, chunks=chunks)
 
-
-def permutation(x: Any) -> Any:
-    """dask_gpunumeric implementation of :func:`numpy.random.permutation`."""
-    return _global_state.permutation(x)
-
-
-def shuffle(x: Any) -> None:
-    """dask_gpunumeric implementation of :func:`numpy.random.shuffle`."""
-    _global_state.shuffle(x)
+    def zipf(self, a: Any, size: Any = None, *, chunks: Any = None) -> Any:
+        """dask_gpunumeric implementation of :meth:`numpy.random.RandomState.zipf`."""
+        return self._generator.zipf(a, size, chunks=chunks)
