@@ -22,6 +22,7 @@ from dask.array.reductions import arg_chunk, arg_reduction
 
 from .._backends.base import ChunkBackend
 from .._ir.reductions import Cumulative, Reduction
+from .._kernels.reductions import first_arg_aggregate, first_arg_combine
 from .._runtime.distributed_internals import meta_of
 from .._runtime.distributed_internals import nanargmax_chunk as _nanargmax
 from .._runtime.distributed_internals import nanargmin_chunk as _nanargmin
@@ -64,45 +65,11 @@ def _lower_arg_reduction(node: Reduction, source: da.Array) -> da.Array:
     return arg_reduction(
         source,
         functools.partial(arg_chunk, value_function, arg_function),
-        functools.partial(_first_arg_combine, arg_function),
-        functools.partial(_first_arg_aggregate, arg_function),
+        functools.partial(first_arg_combine, arg_function),
+        functools.partial(first_arg_aggregate, arg_function, node.kind.startswith("nan")),
         axis=None,
         keepdims=node.keepdims,
     )
-
-
-def _first_winner(arg_function: Any, data: Any) -> tuple[Any, Any]:
-    """Among the blocks' (value, flat index) candidates, the winning value and the smallest
-    flat index holding it (NaN matches NaN: NumPy's arg reductions stop at the first NaN)."""
-    values, indices = data["vals"].ravel(), data["arg"].ravel()
-    winner = values[arg_function(values, None)]
-    ties = (values == winner) | ((values != values) & (winner != winner))
-    return winner, indices[ties].min()
-
-
-def _first_arg_combine(arg_function: Any, data: Any, axis: Any = None, **kwargs: Any) -> Any:
-    winner, index = _first_winner(arg_function, data)
-    ndim = data["vals"].ndim
-    values, indices = winner.reshape((1,) * ndim), index.reshape((1,) * ndim)
-    result: Any
-    try:
-        result = numpy.empty_like(
-            values, shape=values.shape, dtype=[("vals", values.dtype), ("arg", indices.dtype)]
-        )
-    except TypeError:  # chunk types without structured dtypes (CuPy), as dask does
-        result = {}
-    result["vals"] = values
-    result["arg"] = indices
-    return result
-
-
-def _first_arg_aggregate(
-    arg_function: Any, data: Any, axis: Any = None, keepdims: bool = False, **kwargs: Any
-) -> Any:
-    winner, index = _first_winner(arg_function, data)
-    if arg_function in (_nanargmax, _nanargmin) and winner != winner:
-        raise ValueError("All-NaN slice encountered")
-    return index.reshape((1,) * data["vals"].ndim) if keepdims else index.reshape(())
 
 
 def _integer_variance(

@@ -1,0 +1,51 @@
+"""Steps of reductions that run on blocks: the combine and aggregate of an arg reduction
+over all axes that keep NumPy's "first occurrence" (dask breaks ties between blocks by
+block order, not by flat index)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+
+def _first_winner(arg_function: Any, data: Any) -> tuple[Any, Any]:
+    """Among the blocks' (value, flat index) candidates, the winning value and the smallest
+    flat index holding it (NaN matches NaN: NumPy's arg reductions stop at the first NaN)."""
+    values, indices = data["vals"].ravel(), data["arg"].ravel()
+    winner = values[arg_function(values, None)]
+    ties = (values == winner) | ((values != values) & (winner != winner))
+    return winner, indices[ties].min()
+
+
+def first_arg_combine(arg_function: Any, data: Any, axis: Any = None, **kwargs: Any) -> Any:
+    """Candidates of several blocks -> one candidate (the winner, its first flat index)."""
+    winner, index = _first_winner(arg_function, data)
+    ndim = data["vals"].ndim
+    values, indices = winner.reshape((1,) * ndim), index.reshape((1,) * ndim)
+    result: Any
+    try:
+        result = numpy.empty_like(
+            values, shape=values.shape, dtype=[("vals", values.dtype), ("arg", indices.dtype)]
+        )
+    except TypeError:  # chunk types without structured dtypes (CuPy), as dask does
+        result = {}
+    result["vals"] = values
+    result["arg"] = indices
+    return result
+
+
+def first_arg_aggregate(
+    arg_function: Any,
+    skips_nan: bool,
+    data: Any,
+    axis: Any = None,
+    keepdims: bool = False,
+    **kwargs: Any,
+) -> Any:
+    """The final flat index; a NaN-skipping reduction of nothing but NaNs raises NumPy's
+    ``ValueError``."""
+    winner, index = _first_winner(arg_function, data)
+    if skips_nan and winner != winner:
+        raise ValueError("All-NaN slice encountered")
+    return index.reshape((1,) * data["vals"].ndim) if keepdims else index.reshape(())
