@@ -12,7 +12,7 @@ import numpy
 import pytest
 
 import dask_gpunumeric as dnp
-from dask_gpunumeric._kernels import stencil_block as stencil_kernels
+from dask_gpunumeric._kernels import stencil_block as stencil_block_module
 from dask_gpunumeric._kernels.stencil_block import stencil_block
 from dask_gpunumeric.testing import assert_eq
 
@@ -179,9 +179,9 @@ def test_interior_takes_the_flat_route_when_the_evaluator_is_quiet(
     a program numexpr would not compute bit for bit (``sin``) uses 2-D views. Both give
     NumPy's."""
     taken: list[bool] = []
-    flat = stencil_kernels.flat_interior
+    flat = stencil_block_module.flat_interior
     monkeypatch.setattr(
-        stencil_kernels, "flat_interior", lambda *a: taken.append(flat(*a)) or taken[-1]
+        stencil_block_module, "flat_interior", lambda *a: taken.append(flat(*a)) or taken[-1]
     )
     expected, grid = boundary_grid(34, (12, 9))
     step(dnp, grid, FIVE_POINT)
