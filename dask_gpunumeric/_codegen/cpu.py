@@ -200,6 +200,7 @@ def _from_parts(args: list[Any], out: numpy.ndarray) -> None:
     out.imag[...] = args[1]
 
 
+# The ops of program_op_table but const (a constant is a value, not a step).
 _COPIES: dict[str, Step] = {
     "astype": lambda args, out: numpy.copyto(out, args[0], casting="unsafe"),
     "where": _where,

@@ -24,8 +24,9 @@ and for ``a // b`` on int64, where C++ truncates and NumPy floors::
                   ...
 
 The program is typed SSA with explicit casts, so the generator never promotes: it spells
-each ufunc instruction with the ``cuda`` form of its row of ``_ir/ufunc_table.py`` for
-its operand kind, placeholders filled in (``_ir/cuda_templates.py``).
+each instruction with the ``cuda`` form of its row (``_ir/ufunc_table.py``,
+``_ir/program_op_table.py``) for its operand kind, placeholders filled in
+(``_ir/cuda_templates.py``).
 ``--fmad=false`` keeps NVRTC from contracting ``a * b + c`` into one rounding: NumPy rounds
 the product, so a fused kernel must too (explicit ``fma()`` calls, as in complex multiply,
 are kept).
@@ -38,8 +39,9 @@ from dataclasses import dataclass
 
 import numpy
 
+from .._ir.program_op_table import instruction_spec
 from .._ir.scalar_program import Instruction, ScalarProgram
-from .._ir.ufunc_table import UfuncSpec, ufunc_by_name
+from .._ir.ufunc_spec import UfuncSpec
 from .cuda_helpers import preamble_for
 from .cuda_types import (
     CPP_TYPES,
@@ -94,11 +96,9 @@ def unfusible_reason(op: str, operand_dtypes: tuple[numpy.dtype, ...]) -> str | 
     for dtype in operand_dtypes:
         if numpy.dtype(dtype).name not in CPP_TYPES:
             return f"{dtype} has no C++ type in fused kernels"
-    if op in ("const", "astype", "where", "real", "imag", "from_parts"):
-        return None
-    spec = _ufunc_spec(op)
-    if spec is None:
-        return f"{op!r} is not a ufunc of ufunc_table"
+    spec = instruction_spec(op)
+    if not isinstance(spec, UfuncSpec):
+        return None if spec is not None else f"{op!r} is not a ufunc of ufunc_table"
     kind = kind_of(operand_dtypes[0]) if operand_dtypes else "f"
     reason = next((why for kinds, why in spec.unfusible.items() if kind in kinds), None)
     if reason is not None:
@@ -158,27 +158,14 @@ def _double_to(target: numpy.dtype) -> str:
     return special.get(name, f"({cpp_type(target)})gn_cvtt32")
 
 
-def _ufunc_spec(op: str) -> UfuncSpec | None:
-    """The row of a ufunc instruction (by NumPy's name, never an alias)."""
-    spec = ufunc_by_name.get(op)
-    return spec if spec is not None and spec.name == op else None
-
-
 def _template(ins: Instruction, kinds: list[str]) -> str:
     """The row's template for the first operand's kind; for NumPy's int64-against-uint64
     comparisons (``qQ->?``), the row's ``cuda_mixed`` form."""
-    kind = kinds[0] if kinds else "b"
-    if ins.op == "where":
-        return "({0} ? {1} : {2})"
-    if ins.op in ("real", "imag"):
-        part = ins.op + "()"
-        return "{0}." + part if kind == "c" else ("{0}" if ins.op == "real" else "(({R})0)")
-    if ins.op == "from_parts":
-        return "{R}({0}, {1})"
-    spec = _ufunc_spec(ins.op)
-    assert spec is not None  # unfusible_reason checked it
-    if spec.cuda_mixed and kinds[0] != kinds[1]:
+    spec = instruction_spec(ins.op)
+    assert spec is not None and spec.cuda is not None  # unfusible_reason checked it
+    if isinstance(spec, UfuncSpec) and spec.cuda_mixed and kinds[0] != kinds[1]:
         return spec.cuda_mixed[0] if kinds[0] == "i" else spec.cuda_mixed[1]
+    kind = kinds[0] if kinds else "b"
     template = next(t for letters, t in spec.cuda.items() if kind in letters)
     if isinstance(template, tuple):
         return template[dict(ins.params).get("output", 0)]

@@ -21,8 +21,8 @@ import math
 
 import numpy
 
+from .._ir.program_op_table import instruction_spec
 from .._ir.scalar_program import ScalarProgram
-from .._ir.ufunc_table import ufunc_by_name
 
 _F8 = numpy.dtype(numpy.float64)
 
@@ -67,8 +67,8 @@ def _statements(program: ScalarProgram, inputs: list[str], target: str) -> list[
                 return None
             names[ins.result] = f"({float(value)!r})"
             continue
-        spec = ufunc_by_name.get(ins.op)
-        if spec is None or spec.name != ins.op or spec.numba is None:
+        spec = instruction_spec(ins.op)
+        if spec is None or spec.numba is None:
             return None
         names[ins.result] = f"v{ins.result}"
         lines.append(f"v{ins.result} = " + spec.numba.format(*(names[a] for a in ins.args)))

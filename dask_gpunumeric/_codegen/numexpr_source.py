@@ -3,8 +3,8 @@ NumPy does.
 
 numexpr's transcendental functions, integer arithmetic (C's sign for ``%``, division),
 ``**`` (rewritten to ``sqrt``/products) and mixed-type promotion differ from NumPy's, so an
-ufunc instruction is sent to numexpr only through the ``numexpr`` form of its row
-(``_ir/ufunc_table.py``), on the one NumPy loop the form names:
+instruction is sent to numexpr only through the ``numexpr`` form of its row
+(``_ir/ufunc_table.py``, ``_ir/program_op_table.py``), on the one NumPy loop the form names:
 float64 arithmetic that IEEE 754 rounds exactly (``+ - * /``, ``sqrt``, ``abs``,
 negation), float64 comparisons, ``where`` and boolean logic today. Finite float64 and bool
 constants are written as literals. Only trees are sent (numexpr would recompute a shared
@@ -20,8 +20,8 @@ from collections import Counter
 
 import numpy
 
+from .._ir.program_op_table import instruction_spec
 from .._ir.scalar_program import Instruction, ScalarProgram
-from .._ir.ufunc_table import ufunc_by_name
 
 _F8 = numpy.dtype(numpy.float64)
 _BOOL = numpy.dtype(bool)
@@ -64,10 +64,8 @@ def _instruction_source(
     for this loop."""
     if ins.op == "const":
         return _constant(dict(ins.params)["value"], ins.dtype)
-    if ins.op == "where" and arg_dtypes[0] == _BOOL and ins.dtype == _F8:
-        return f"where({args[0]}, {args[1]}, {args[2]})"
-    spec = ufunc_by_name.get(ins.op)
-    form = None if spec is None or spec.name != ins.op else spec.numexpr
+    spec = instruction_spec(ins.op)
+    form = None if spec is None else spec.numexpr
     if form is None or not form.is_exact_for(arg_dtypes, ins.dtype):
         return None
     if not form.constant_divisor and ins.args[1] in constants:

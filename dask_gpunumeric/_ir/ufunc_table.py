@@ -29,7 +29,8 @@ given only where those compute NumPy's bits: a row without one is never sent the
 Why in ``_ir``: every layer that reads it (``_api``, ``_passes``, ``_codegen``, the tests)
 may import ``_ir``, and the forms are plain strings, so the table imports nothing of the
 emitters; ``_codegen`` only fills them in. In ``_codegen`` the namespace would depend on
-the code generators.
+the code generators. Operations of fused programs that are not ufuncs (``const``,
+``astype``, ``where``...) have their own table, ``program_op_table.py``.
 """
 
 from __future__ import annotations
