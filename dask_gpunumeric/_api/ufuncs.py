@@ -99,7 +99,7 @@ class ufunc:  # noqa: N801 - NumPy's name
         self, array: Any, axis: Any = 0, dtype: Any = None, out: Any = None, **kwargs: Any
     ) -> Any:
         """``ufunc.reduce`` for the ufuncs NumPy's reductions stand for (add: sum, ...)."""
-        reducer = ufunc_reducers.get(self.spec.numpy_name)
+        reducer = ufunc_reducers.get(self.spec.name)
         if reducer is None:
             raise _method_not_implemented(self, "reduce")
         return ufunc_reduce(reducer, array, axis=axis, dtype=dtype, out=out, **kwargs)
@@ -108,7 +108,7 @@ class ufunc:  # noqa: N801 - NumPy's name
         self, array: Any, axis: int = 0, dtype: Any = None, out: Any = None, **kwargs: Any
     ) -> Any:
         """``ufunc.accumulate`` for add (cumsum) and multiply (cumprod)."""
-        scan = ufunc_scans.get(self.spec.numpy_name)
+        scan = ufunc_scans.get(self.spec.name)
         if scan is None:
             raise _method_not_implemented(self, "accumulate")
         return ufunc_reduce(scan, array, axis=axis, dtype=dtype, out=out, **kwargs)
@@ -124,7 +124,7 @@ _NUMPY_METADATA = frozenset(("identity", "types", "ntypes", "signature"))
 
 
 def _method_not_implemented(function: ufunc, method: str) -> NotImplementedError:
-    name = function.spec.numpy_name
+    name = function.spec.name
     return NotImplementedError(
         f"dask_gpunumeric does not implement {name}.{method} yet; compute first and use "
         f"numpy.{name}.{method}(a.compute(), ...), or work on a.to_dask()"
@@ -181,7 +181,7 @@ def _refuse_like_numpy(function: ufunc, inputs: tuple[Any, ...]) -> None:
 def _check_scalar_exponent(function: ufunc, operands: tuple[Any, ...], result: Any) -> None:
     """NumPy refuses ``int ** -n`` when its loop meets it. A scalar exponent is known now,
     so the error comes at the call (an array exponent's values are only seen at compute)."""
-    if function.spec.numpy_name != "power" or result.dtype.kind not in "iu" or result.size == 0:
+    if function.spec.name != "power" or result.dtype.kind not in "iu" or result.size == 0:
         return
     exponent = operands[1]
     is_integer = isinstance(exponent, (int, numpy.integer)) and not isinstance(exponent, bool)
@@ -242,9 +242,8 @@ def _write_output(
 
 
 def _one_object_per_ufunc() -> dict[str, ufunc]:
-    # Aliases share the object of their canonical ufunc, as in NumPy (np.abs is np.absolute).
-    canonical = {row.name: ufunc(row) for row in ufunc_table if row.name == row.numpy_name}
-    return {row.name: canonical[row.numpy_name] for row in ufunc_table}
+    # Aliases share the object of their ufunc, as in NumPy (np.abs is np.absolute).
+    return {name: function for function in map(ufunc, ufunc_table) for name in function.spec.names}
 
 
 ufuncs: dict[str, ufunc] = _one_object_per_ufunc()

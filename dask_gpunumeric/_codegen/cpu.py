@@ -30,6 +30,7 @@ import numexpr
 import numpy
 
 from .._ir.scalar_program import Instruction, ScalarProgram
+from .._ir.ufunc_table import ufunc_by_name
 from .numexpr_source import numexpr_source, value_dtypes
 
 TILE_ELEMENTS = 1 << 14
@@ -179,10 +180,10 @@ Step = Callable[[list[Any], numpy.ndarray], None]
 
 def step_function(ins: Instruction) -> Step:
     """What computes ``ins`` on its arguments (tiles or scalars of the right dtypes) into
-    ``out``: NumPy's own ufunc for ufuncs, copies for casts and ``where``."""
+    ``out``: the NumPy ufunc of its ``ufunc_table`` row, copies for casts and ``where``."""
     if ins.op in _COPIES:
         return _COPIES[ins.op]
-    ufunc = getattr(numpy, ins.op)
+    ufunc = ufunc_by_name[ins.op].numpy_ufunc
     if ufunc.nout == 1:
         return lambda args, out: ufunc(*args, out=out)
     output = dict(ins.params).get("output", 0)
@@ -199,6 +200,7 @@ def _from_parts(args: list[Any], out: numpy.ndarray) -> None:
     out.imag[...] = args[1]
 
 
+# The ops of program_op_table but const (a constant is a value, not a step).
 _COPIES: dict[str, Step] = {
     "astype": lambda args, out: numpy.copyto(out, args[0], casting="unsafe"),
     "where": _where,

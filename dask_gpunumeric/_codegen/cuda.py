@@ -24,7 +24,9 @@ and for ``a // b`` on int64, where C++ truncates and NumPy floors::
                   ...
 
 The program is typed SSA with explicit casts, so the generator never promotes: it spells
-each instruction with the row of ``cuda_ops.cuda_op_table`` for its operand kind.
+each instruction with the ``cuda`` form of its row (``_ir/ufunc_table.py``,
+``_ir/program_op_table.py``) for its operand kind, placeholders filled in
+(``_ir/cuda_templates.py``).
 ``--fmad=false`` keeps NVRTC from contracting ``a * b + c`` into one rounding: NumPy rounds
 the product, so a fused kernel must too (explicit ``fma()`` calls, as in complex multiply,
 are kept).
@@ -37,9 +39,10 @@ from dataclasses import dataclass
 
 import numpy
 
+from .._ir.program_op_table import instruction_spec
 from .._ir.scalar_program import Instruction, ScalarProgram
+from .._ir.ufunc_spec import UfuncSpec
 from .cuda_helpers import preamble_for
-from .cuda_ops import UNFUSIBLE, UNFUSIBLE_LOOPS, cuda_op_table
 from .cuda_types import (
     CPP_TYPES,
     NotFusibleError,
@@ -50,16 +53,6 @@ from .cuda_types import (
     real_dtype,
     real_type,
 )
-
-_COMPARISONS = {
-    "greater": ">",
-    "greater_equal": ">=",
-    "less": "<",
-    "less_equal": "<=",
-    "equal": "==",
-    "not_equal": "!=",
-}
-
 
 NVRTC_OPTIONS = ("--fmad=false",)
 
@@ -103,16 +96,14 @@ def unfusible_reason(op: str, operand_dtypes: tuple[numpy.dtype, ...]) -> str | 
     for dtype in operand_dtypes:
         if numpy.dtype(dtype).name not in CPP_TYPES:
             return f"{dtype} has no C++ type in fused kernels"
-    if op in UNFUSIBLE:
-        return UNFUSIBLE[op]
-    if op in ("const", "astype", "where", "real", "imag", "from_parts"):
-        return None
-    if op not in cuda_op_table:
-        return f"{op!r} is not a ufunc of ufunc_table"
+    spec = instruction_spec(op)
+    if not isinstance(spec, UfuncSpec):
+        return None if spec is not None else f"{op!r} is not a ufunc of ufunc_table"
     kind = kind_of(operand_dtypes[0]) if operand_dtypes else "f"
-    if (op, kind) in UNFUSIBLE_LOOPS:
-        return UNFUSIBLE_LOOPS[(op, kind)]
-    if not any(kind in kinds for kinds in cuda_op_table[op]):
+    reason = next((why for kinds, why in spec.unfusible.items() if kind in kinds), None)
+    if reason is not None:
+        return reason
+    if not any(kind in kinds for kinds in spec.cuda):
         return f"NumPy has no {op} loop for {operand_dtypes[0]} operands"
     return None
 
@@ -128,9 +119,7 @@ def instruction_expression(program: ScalarProgram, ins: Instruction) -> str:
         return literal(dict(ins.params)["value"], ins.dtype)
     if ins.op == "astype":
         return cast_expression(operands[0], operand_dtypes[0], ins.dtype)
-    if ins.op in _COMPARISONS and kind_of(operand_dtypes[0]) != kind_of(operand_dtypes[1]):
-        return _mixed_comparison(ins.op, operands, operand_dtypes)
-    template = _template(ins, kind_of(operand_dtypes[0]) if operand_dtypes else "b")
+    template = _template(ins, [kind_of(d) for d in operand_dtypes])
     return _fill(template, operands, operand_dtypes[0], ins.dtype)
 
 
@@ -169,16 +158,15 @@ def _double_to(target: numpy.dtype) -> str:
     return special.get(name, f"({cpp_type(target)})gn_cvtt32")
 
 
-def _template(ins: Instruction, kind: str) -> str:
-    if ins.op == "where":
-        return "({0} ? {1} : {2})"
-    if ins.op in ("real", "imag"):
-        part = ins.op + "()"
-        return "{0}." + part if kind == "c" else ("{0}" if ins.op == "real" else "(({R})0)")
-    if ins.op == "from_parts":
-        return "{R}({0}, {1})"
-    row = cuda_op_table[ins.op]
-    template = next(t for kinds, t in row.items() if kind in kinds)
+def _template(ins: Instruction, kinds: list[str]) -> str:
+    """The row's template for the first operand's kind; for NumPy's int64-against-uint64
+    comparisons (``qQ->?``), the row's ``cuda_mixed`` form."""
+    spec = instruction_spec(ins.op)
+    assert spec is not None and spec.cuda is not None  # unfusible_reason checked it
+    if isinstance(spec, UfuncSpec) and spec.cuda_mixed and kinds[0] != kinds[1]:
+        return spec.cuda_mixed[0] if kinds[0] == "i" else spec.cuda_mixed[1]
+    kind = kinds[0] if kinds else "b"
+    template = next(t for letters, t in spec.cuda.items() if kind in letters)
     if isinstance(template, tuple):
         return template[dict(ins.params).get("output", 0)]
     return template
@@ -197,14 +185,6 @@ def _fill(template: str, operands: list[str], operand: numpy.dtype, result: nump
     for k, name in enumerate(operands):
         template = template.replace("{" + str(k) + "}", name)
     return template
-
-
-def _mixed_comparison(op: str, operands: list[str], dtypes: tuple[numpy.dtype, ...]) -> str:
-    """NumPy's int64-against-uint64 comparison loops (``qQ->?``): exact, no conversion."""
-    first, second = operands
-    if dtypes[0].kind == "i":
-        return f"(gn_compare_mixed({first}, {second}) {_COMPARISONS[op]} 0)"
-    return f"(0 {_COMPARISONS[op]} gn_compare_mixed({second}, {first}))"
 
 
 def _value(program: ScalarProgram, value: int) -> str:

@@ -2,10 +2,11 @@
 stencil loop (``sweeps``), for the host backend's compiled loops
 (``_backends/compiled_loops.py`` compiles and caches them).
 
-Only float64 programs of ``+ - * /``, negation and finite constants, written as a tree of
-one statement per instruction: Numba compiles them without fast-math (no reassociation,
-no fused multiply-add) and with NumPy's error model (``x / 0`` is inf or nan, no
-exception), so the bits are NumPy's. Sample, ``0.2 * (c + n + s)``::
+Only float64 programs of finite constants and the instructions whose row has a ``numba``
+form (``_ir/ufunc_table.py``: ``+ - * /`` and negation today), one statement per
+instruction: Numba compiles them without fast-math (no reassociation, no fused
+multiply-add) and with NumPy's error model (``x / 0`` is inf or nan, no exception), so the
+bits are NumPy's. Sample, ``0.2 * (c + n + s)``::
 
     def kernel(v0, v1, v2, out):
         for i in range(out.shape[0]):
@@ -20,9 +21,9 @@ import math
 
 import numpy
 
+from .._ir.program_op_table import instruction_spec
 from .._ir.scalar_program import ScalarProgram
 
-_INFIX = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/"}
 _F8 = numpy.dtype(numpy.float64)
 
 
@@ -66,15 +67,11 @@ def _statements(program: ScalarProgram, inputs: list[str], target: str) -> list[
                 return None
             names[ins.result] = f"({float(value)!r})"
             continue
-        args = [names[a] for a in ins.args]
-        if ins.op in _INFIX:
-            expression = f"{args[0]} {_INFIX[ins.op]} {args[1]}"
-        elif ins.op == "negative":
-            expression = f"-{args[0]}"
-        else:
+        spec = instruction_spec(ins.op)
+        if spec is None or spec.numba is None:
             return None
         names[ins.result] = f"v{ins.result}"
-        lines.append(f"v{ins.result} = {expression}")
+        lines.append(f"v{ins.result} = " + spec.numba.format(*(names[a] for a in ins.args)))
     if not lines or program.instructions[-1].result != program.outputs[0]:
         return None  # an output that is an input or a constant: nothing to compile
     lines[-1] = f"{target} = {lines[-1].split(' = ', 1)[1]}"

@@ -2,10 +2,13 @@
 NumPy does.
 
 numexpr's transcendental functions, integer arithmetic (C's sign for ``%``, division),
-``**`` (rewritten to ``sqrt``/products) and mixed-type promotion differ from NumPy's, so
-only float64 arithmetic that IEEE 754 rounds exactly (``+ - * /``, ``sqrt``, ``abs``,
-negation), float64 comparisons, ``where`` and boolean logic are sent to numexpr, and only
-when the program is a tree (numexpr would recompute a shared value). Sample::
+``**`` (rewritten to ``sqrt``/products) and mixed-type promotion differ from NumPy's, so an
+instruction is sent to numexpr only through the ``numexpr`` form of its row
+(``_ir/ufunc_table.py``, ``_ir/program_op_table.py``), on the one NumPy loop the form names:
+float64 arithmetic that IEEE 754 rounds exactly (``+ - * /``, ``sqrt``, ``abs``,
+negation), float64 comparisons, ``where`` and boolean logic today. Finite float64 and bool
+constants are written as literals. Only trees are sent (numexpr would recompute a shared
+value). Sample::
 
     0.2 * (a + b + c)  ->  "(0.2 * ((v0 + v1) + v2))"
 """
@@ -17,21 +20,11 @@ from collections import Counter
 
 import numpy
 
+from .._ir.program_op_table import instruction_spec
 from .._ir.scalar_program import Instruction, ScalarProgram
 
 _F8 = numpy.dtype(numpy.float64)
 _BOOL = numpy.dtype(bool)
-_INFIX = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/"}
-_COMPARISONS = {
-    "greater": ">",
-    "greater_equal": ">=",
-    "less": "<",
-    "less_equal": "<=",
-    "equal": "==",
-    "not_equal": "!=",
-}
-_LOGICAL = {"logical_and": "&", "logical_or": "|"}
-_CALLS = {"sqrt": "sqrt", "absolute": "abs"}
 
 
 def numexpr_source(program: ScalarProgram) -> str | None:
@@ -49,10 +42,8 @@ def numexpr_source(program: ScalarProgram) -> str | None:
     constants = {ins.result for ins in program.instructions if ins.op == "const"}
     dtypes = value_dtypes(program)
     for ins in program.instructions:
-        if ins.op == "divide" and ins.args[1] in constants:
-            return None
         arg_dtypes = [dtypes[a] for a in ins.args]
-        source = _instruction_source(ins, [text[a] for a in ins.args], arg_dtypes)
+        source = _instruction_source(ins, [text[a] for a in ins.args], arg_dtypes, constants)
         if source is None:
             return None
         text[ins.result] = source
@@ -67,27 +58,19 @@ def value_dtypes(program: ScalarProgram) -> dict[int, numpy.dtype]:
 
 
 def _instruction_source(
-    ins: Instruction, args: list[str], arg_dtypes: list[numpy.dtype]
+    ins: Instruction, args: list[str], arg_dtypes: list[numpy.dtype], constants: set[int]
 ) -> str | None:
-    floats = all(d == _F8 for d in arg_dtypes)
-    bools = all(d == _BOOL for d in arg_dtypes)
+    """``ins`` in numexpr's syntax over ``args``; None where its row has no numexpr form
+    for this loop."""
     if ins.op == "const":
         return _constant(dict(ins.params)["value"], ins.dtype)
-    if ins.op in _INFIX and floats and ins.dtype == _F8:
-        return f"({args[0]} {_INFIX[ins.op]} {args[1]})"
-    if ins.op in _COMPARISONS and floats:
-        return f"({args[0]} {_COMPARISONS[ins.op]} {args[1]})"
-    if ins.op in _LOGICAL and bools:
-        return f"({args[0]} {_LOGICAL[ins.op]} {args[1]})"
-    if ins.op == "logical_not" and bools:
-        return f"(~{args[0]})"
-    if ins.op == "negative" and floats:
-        return f"(-{args[0]})"
-    if ins.op in _CALLS and floats and ins.dtype == _F8:
-        return f"{_CALLS[ins.op]}({args[0]})"
-    if ins.op == "where" and arg_dtypes[0] == _BOOL and ins.dtype == _F8:
-        return f"where({args[0]}, {args[1]}, {args[2]})"
-    return None
+    spec = instruction_spec(ins.op)
+    form = None if spec is None else spec.numexpr
+    if form is None or not form.is_exact_for(arg_dtypes, ins.dtype):
+        return None
+    if not form.constant_divisor and ins.args[1] in constants:
+        return None
+    return form.expression.format(*args)
 
 
 def _constant(value: object, dtype: numpy.dtype) -> str | None:

@@ -30,19 +30,17 @@ from typing import Any
 
 import numpy
 
-# Operations beyond the ufuncs of ``ufunc_table`` (which use NumPy's canonical names).
-NON_UFUNC_OPS = frozenset({"const", "astype", "where", "real", "imag", "from_parts"})
-
 
 @dataclass(frozen=True)
 class Instruction:
     """``op`` applied to the values ``args``, defining value ``result`` of ``dtype``.
 
-    ``op``: a canonical NumPy ufunc name (``"add"``, ``"maximum"``...) or one of
-    ``NON_UFUNC_OPS``. ``params``: ``(("value", 0.2),)`` for ``const`` (a Python scalar,
-    exact in ``dtype``); ``(("output", k),)`` picks result ``k`` of a two-output ufunc
-    (``divmod``, ``modf``, ``frexp``); empty otherwise. ``clip`` is lowered to ``maximum``
-    and ``minimum`` by the pass, so it never appears.
+    ``op``: a row of ``ufunc_table`` (NumPy's name: ``"add"``, ``"maximum"``...) or of
+    ``program_op_table`` (``const``, ``astype``, ``where``...). ``params``:
+    ``(("value", 0.2),)`` for ``const`` (a Python scalar, exact in ``dtype``);
+    ``(("output", k),)`` picks result ``k`` of a two-output ufunc (``divmod``, ``modf``,
+    ``frexp``); empty otherwise. ``clip`` is lowered to ``maximum`` and ``minimum`` by the
+    pass, so it never appears.
     """
 
     result: int

@@ -123,13 +123,13 @@ def _translate_ufunc(builder: ProgramBuilder, node: Elementwise, operands: list[
     params = dict(node.params)
     output = params.get("output", 0)
     hints = tuple(_operand_hint(builder, x) for x in operands) + (None,) * spec.nout
-    loop = _loop_dtypes(spec.numpy_name, hints, params.get("dtype"), params.get("casting"))
+    loop = _loop_dtypes(spec.name, hints, params.get("dtype"), params.get("casting"))
     args = tuple(_as_value(builder, x, dtype) for x, dtype in zip(operands, loop, strict=False))
     extra = (("output", output),) if spec.nout > 1 else ()
-    if _is_real_square(spec.numpy_name, operands, loop):
+    if _is_real_square(spec.name, operands, loop):
         result = builder.emit("square", args[:1], loop[0])
     else:
-        result = builder.emit(spec.numpy_name, args, loop[spec.nin + output], extra)
+        result = builder.emit(spec.name, args, loop[spec.nin + output], extra)
     return builder.cast(result, node.dtype)
 
 

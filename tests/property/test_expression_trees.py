@@ -24,9 +24,9 @@ EXCLUDED_FAMILIES = ("exponents-logarithms", "trigonometric")
 EXCLUDED = ("power", "float_power", "cbrt", "isnat")
 UFUNCS = sorted(
     {
-        row.numpy_name
+        row.name
         for row in ufunc_table
-        if row.nout == 1 and row.family not in EXCLUDED_FAMILIES and row.numpy_name not in EXCLUDED
+        if row.nout == 1 and row.family not in EXCLUDED_FAMILIES and row.name not in EXCLUDED
     }
     | {"degrees", "radians"}
 )

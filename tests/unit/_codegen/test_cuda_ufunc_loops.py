@@ -9,9 +9,8 @@ import numpy
 import pytest
 
 from dask_gpunumeric._codegen.cuda import ElementwiseKernelSource, generate_cuda, unfusible_reason
-from dask_gpunumeric._codegen.cuda_ops import UNFUSIBLE, UNFUSIBLE_LOOPS, cuda_op_table
 from dask_gpunumeric._ir.scalar_program import ScalarProgram
-from dask_gpunumeric._ir.ufunc_table import ufunc_table
+from dask_gpunumeric._ir.ufunc_table import ufunc_by_name, ufunc_table
 from tests.unit._codegen.cuda_harness import compile_with_nvcc, run_on_cpu
 from tests.unit._codegen.numpy_oracle import (
     evaluate_with_numpy,
@@ -21,7 +20,7 @@ from tests.unit._codegen.numpy_oracle import (
     single_op_program,
 )
 
-CANONICAL = sorted({row.numpy_name for row in ufunc_table})
+CANONICAL = sorted(row.name for row in ufunc_table)
 # Results NumPy computes with a libm or SIMD approximation, each within 1 ulp of the exact
 # value for float64; the CPU run calls glibc, a GPU libdevice (CUDA's documented bounds).
 TRANSCENDENTAL = set(
@@ -32,7 +31,7 @@ TRANSCENDENTAL = set(
 # approximations (up to 1 ulp off on their own, so 2 between the two); these float64 ones.
 FLOAT64_ULPS = {"cbrt": 3, "tanh": 2}
 # Complex functions are thrust's (as in CuPy), not the C99 ones NumPy calls: compared on
-# finite inputs (thrust's infinities and NaNs differ, see cuda_ops), within these ulps.
+# finite inputs (thrust's infinities and NaNs differ, see _ir/cuda_templates), within these ulps.
 COMPLEX_ULPS = {"absolute": 2, "sqrt": 1, "exp": 1, "log": 2, "log10": 2, "sin": 1, "cos": 1}
 COMPLEX_ULPS |= {"sinh": 2, "cosh": 1, "tan": 5, "tanh": 5, "arcsin": 5, "arccos": 5}
 COMPLEX_ULPS |= {"arctan": 5, "arcsinh": 5, "arccosh": 5, "arctanh": 5}
@@ -52,7 +51,7 @@ def fusible_loops() -> list[tuple[str, ScalarProgram]]:
     cases = []
     for op in CANONICAL:
         for ins, outs in loops_of(getattr(numpy, op)):
-            if op not in UNFUSIBLE and unfusible_reason(op, ins + outs) is None:
+            if unfusible_reason(op, ins + outs) is None:
                 cases.append((op, single_op_program(op, ins, outs)))
     return cases
 
@@ -77,22 +76,26 @@ def cpu_results(sources, build_cache: pathlib.Path) -> dict[int, tuple[list, lis
     }
 
 
-def test_every_ufunc_row_has_a_cuda_expression_or_is_listed_unfusible() -> None:
-    missing = [name for name in CANONICAL if name not in cuda_op_table and name not in UNFUSIBLE]
-    assert missing == []
-    assert set(UNFUSIBLE) == {"isnat"}
-
-
 def test_the_unfusible_loops_are_exactly_these() -> None:
-    """Changing what is left out of fused kernels is a deliberate edit of this list."""
+    """What is left out of fused kernels, NumPy loop by loop, is what the rows' ``unfusible``
+    say, and changing it is a deliberate edit of this list."""
     left_out = {
-        (op, "".join(d.char for d in ins + outs))
+        (op, ins[0].kind)
         for op in CANONICAL
-        if op not in UNFUSIBLE
         for ins, outs in loops_of(getattr(numpy, op))
         if unfusible_reason(op, ins + outs) is not None
     }
-    assert {op for op, _ in left_out} == {op for op, _ in UNFUSIBLE_LOOPS}
+    listed = {
+        (row.name, kind)
+        for row in ufunc_table
+        if row.cuda
+        for kinds in row.unfusible
+        for kind in kinds
+    }
+    assert left_out == listed
+    assert {op for op, _ in left_out} == {"exp2", "expm1", "log2", "log1p", "power", "float_power"}
+    assert [row.name for row in ufunc_table if not row.cuda] == ["isnat"]
+    assert unfusible_reason("isnat", ()) == ufunc_by_name["isnat"].unfusible["biufc"]
     assert len(CASES) > 600
 
 
