@@ -15,25 +15,11 @@ import pytest
 import dask_gpunumeric as dnp
 from dask_gpunumeric._backends import compiled_loops
 from dask_gpunumeric._codegen.numba_source import kernel_source
-from dask_gpunumeric._ir.scalar_program import Instruction, ScalarProgram
+from dask_gpunumeric._ir.scalar_program import ScalarProgram
 from dask_gpunumeric.testing import assert_eq
-
-F8, F4 = numpy.dtype(numpy.float64), numpy.dtype(numpy.float32)
+from tests.unit._codegen.test_numba_source import F8, scaled_sum
 
 pytest.importorskip("numba")
-
-
-def scaled_sum(inputs: tuple[numpy.dtype, ...], op: str = "add") -> ScalarProgram:
-    """``0.2 * (v0 <op> v1)``."""
-    return ScalarProgram(
-        inputs=inputs,
-        instructions=(
-            Instruction(2, op, (0, 1), inputs[0]),
-            Instruction(3, "const", (), inputs[0], (("value", 0.2),)),
-            Instruction(4, "multiply", (3, 2), inputs[0]),
-        ),
-        outputs=(4,),
-    )
 
 
 Program = Callable[[Any, Any], Any]  # (library, grid) -> the written interior's value
