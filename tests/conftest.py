@@ -1,29 +1,129 @@
-"""Every test runs once per CPU chunk backend (``--backends``, default both): a host/device
-mixing bug only shows on the simulated device. Outside ``tests/cluster/`` computations run
-on dask's threaded scheduler (``gpunumeric.scheduler: threads``), so the suite starts no
-cluster and stays fast; ``tests/cluster/`` starts real ones."""
+"""Every test runs once per chunk backend named by ``--backends`` (default
+``numpy,simulated-device``, the CPU ones): a host/device mixing bug only shows on a device.
+Outside ``tests/cluster/`` computations run on dask's threaded scheduler
+(``gpunumeric.scheduler: threads``), so the suite starts no cluster and stays fast;
+``tests/cluster/`` starts real ones.
+
+``--backends cupy`` (or ``numpy,simulated-device,cupy``) runs the suite on real CuPy chunks
+(``gpunumeric.backend: cupy``). Where CuPy is missing or sees no device, every cupy test is
+skipped with one reason, "CuPy sees no CUDA device: ...", so the option collects the whole
+suite on any machine. What a cupy test may need beyond the device, the skip says:
+
+- ``@pytest.mark.not_on_cupy(reason=...)``: the test cannot run on CuPy chunks, and why
+  (its other backends still run it). A ``not_on_cupy`` without a reason is an error.
+- ``tests/cluster/`` on cupy also needs ``dask_cuda``: the embedded cluster is a
+  ``LocalCUDACluster`` wherever NVML sees a GPU (``_runtime/cluster.py``), so without
+  dask_cuda those tests would fail on a missing install, not on our code. The clusters
+  the tests build themselves stay ``distributed.LocalCluster``s of 2 or 4 CPU worker
+  processes: ``LocalCUDACluster`` runs one worker per GPU and the GPU machines have one,
+  while worker processes sharing that GPU (a CUDA context each) still move CuPy chunks
+  between workers as separate GPUs would, through host memory. Device-memory spilling on
+  ``LocalCUDACluster`` is ``tests/gpu/test_device_spilling.py``'s.
+
+Every cupy test carries the ``gpu`` marker (``-m gpu`` selects all that need a device).
+Tests marked ``gpu`` themselves (``tests/gpu/``) are about CuPy: they run on cupy alone,
+once, whatever ``--backends`` says.
+"""
 
 from __future__ import annotations
+
+import functools
+import pathlib
 
 import pytest
 
 import dask_gpunumeric
+from dask_gpunumeric._backends import backend_names, cupy_backend
 
 CPU_BACKENDS = "numpy,simulated-device"
+CUPY = "cupy"
+CLUSTER_TESTS = pathlib.Path(__file__).resolve().parent / "cluster"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--backends",
         default=CPU_BACKENDS,
-        help=f"comma-separated chunk backends to run every test on (default {CPU_BACKENDS})",
+        help=f"comma-separated chunk backends to run every test on (default {CPU_BACKENDS}; "
+        f"add {CUPY} for CuPy chunks on a GPU: skipped where CuPy sees no device)",
     )
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "not_on_cupy(reason): the test cannot run on CuPy chunks (its cupy run is skipped "
+        "with the reason; other backends run it)",
+    )
+    unknown = set(chosen_backends(config)) - set(backend_names())
+    if unknown:
+        raise pytest.UsageError(
+            f"--backends: unknown {', '.join(sorted(unknown))}; "
+            f"choose from {', '.join(backend_names())}"
+        )
+
+
+def chosen_backends(config: pytest.Config) -> list[str]:
+    return [name.strip() for name in config.getoption("backends").split(",") if name.strip()]
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if "backend" in metafunc.fixturenames:
-        names = metafunc.config.getoption("backends").split(",")
-        metafunc.parametrize("backend", names, indirect=True)
+    if "backend" not in metafunc.fixturenames:
+        return
+    definition = metafunc.definition
+    marker = definition.get_closest_marker("not_on_cupy")
+    if marker is not None and not marker.kwargs.get("reason"):
+        pytest.fail(f"{definition.nodeid}: not_on_cupy needs reason='why'", pytrace=False)
+    names = [CUPY] if definition.get_closest_marker("gpu") else chosen_backends(metafunc.config)
+    params = [
+        pytest.param(name, marks=cupy_marks(definition) if name == CUPY else ()) for name in names
+    ]
+    metafunc.parametrize("backend", params, indirect=True)
+
+
+def cupy_marks(definition: pytest.Item) -> list[pytest.MarkDecorator]:
+    """``gpu``, and a skip with its reason where the cupy run of ``definition`` cannot run."""
+    reason = cupy_skip_reason(definition)
+    return [pytest.mark.gpu] + ([pytest.mark.skip(reason=reason)] if reason else [])
+
+
+def cupy_skip_reason(definition: pytest.Item) -> str | None:
+    """Why the cupy run of ``definition`` is skipped here, or None: it runs."""
+    if (missing := no_device_reason()) is not None:
+        return missing
+    if (marker := definition.get_closest_marker("not_on_cupy")) is not None:
+        return f"not on cupy: {marker.kwargs['reason']}"
+    if CLUSTER_TESTS in definition.path.parents:
+        return no_dask_cuda_reason()
+    return None
+
+
+@functools.cache
+def no_device_reason() -> str | None:
+    """None where CuPy sees a device, else the one reason every cupy test is skipped for."""
+    if cupy_backend.device_available():
+        return None
+    try:
+        import cupy
+    except ImportError as error:
+        return f"CuPy sees no CUDA device: CuPy is not installed ({error})"
+    try:
+        count = int(cupy.cuda.runtime.getDeviceCount())
+    except Exception as error:  # noqa: BLE001 - CuPy raises its runtime's errors
+        return f"CuPy sees no CUDA device: {type(error).__name__}: {error}"
+    return f"CuPy sees no CUDA device: cupy.is_available() is False ({count} device(s))"
+
+
+@functools.cache
+def no_dask_cuda_reason() -> str | None:
+    try:
+        import dask_cuda  # noqa: F401
+    except ImportError as error:
+        return (
+            "tests/cluster on cupy needs dask_cuda (the embedded cluster is a "
+            f"LocalCUDACluster where a GPU is seen): {error}"
+        )
+    return None
 
 
 # Test arrays are small: below the library's default (65,536) they would all be one chunk

@@ -1,16 +1,4 @@
-"""Tests of the real CuPy path (each module skips itself where CuPy is missing or sees no
-device): every test here runs with CuPy chunks."""
-
-from __future__ import annotations
-
-from collections.abc import Iterator
-
-import pytest
-
-import dask_gpunumeric as dnp
-
-
-@pytest.fixture(autouse=True)
-def cupy_backend() -> Iterator[None]:
-    with dnp.config.set(backend="cupy"):
-        yield
+"""Tests of the real CuPy path. Each module here is marked ``gpu`` (``pytestmark``) and
+skips itself where CuPy is missing or sees no device; ``tests/conftest.py`` runs a test
+marked ``gpu`` once, on the cupy backend alone, whatever ``--backends`` names (so
+``--backends numpy,simulated-device,cupy`` runs these once, not three times)."""

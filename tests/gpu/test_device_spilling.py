@@ -12,6 +12,7 @@ pytestmark = pytest.mark.gpu
 
 if not cupy.is_available():
     pytest.skip("CuPy sees no CUDA device", allow_module_level=True)
+pytest.importorskip("dask_cuda", reason="LocalCUDACluster is dask-cuda's (the gpu extra)")
 
 import dask_gpunumeric as dnp  # noqa: E402
 from dask_gpunumeric._runtime import cluster  # noqa: E402
