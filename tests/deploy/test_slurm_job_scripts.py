@@ -91,6 +91,10 @@ def jobqueue_client(
 
 @pytest.mark.slurm
 @pytest.mark.timeout(300)
+@pytest.mark.not_on_cupy(
+    reason="the local SLURM's gpu GRES are fake (/dev/null, /dev/zero): its job gets "
+    "CUDA_VISIBLE_DEVICES=0 or 1, and on a one-GPU machine 1 hides the device from CuPy"
+)
 def test_slurm_cluster_jobs_compute_on_the_local_slurm(jobqueue_client: Any) -> None:
     placement = jobqueue_client.run(
         lambda: (os.environ["SLURM_JOB_ID"], os.environ["SLURM_JOB_GPUS"])

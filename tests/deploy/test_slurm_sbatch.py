@@ -97,6 +97,11 @@ def submissions(
     yield submitted
 
 
+@pytest.mark.not_on_cupy(
+    reason="the local SLURM's gpu GRES are fake (/dev/null, /dev/zero) and its jobs start CPU "
+    "workers (DGN_WORKER_KIND=cpu) with CUDA_VISIBLE_DEVICES=0 or 1: on a one-GPU machine "
+    "1 hides the device; one job per CPU backend covers the script"
+)
 def test_sbatch_runs_the_stencil_on_slurm_workers(
     local_slurm: LocalSlurm, submissions: dict[str, Submission], backend: str
 ) -> None:
