@@ -1,5 +1,6 @@
 """``gpunumeric.backend: auto`` asks the workers (``client.run``), not this process; the
-real probe says "no GPU" here; answers are cached per cluster."""
+real probe there says what this machine has (the workers are its processes); answers are
+cached per cluster."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 
 import dask_gpunumeric as dnp
 from dask_gpunumeric._backends import choice, get_backend
+from dask_gpunumeric._backends.cupy_backend import device_available
 
 
 @pytest.fixture
@@ -27,11 +29,12 @@ def workers_cluster():
     choice.forget_answers()
 
 
-def test_the_real_probe_on_the_workers_says_no_gpu(workers_cluster) -> None:
+def test_the_real_probe_on_the_workers_says_what_this_machine_has(workers_cluster) -> None:
+    seen = device_available()
     name, how = choice.auto_choice()
-    assert name == "numpy"
-    assert f"0 of 2 worker(s) of {workers_cluster.scheduler.address}" in how
-    assert get_backend().name == "numpy"
+    assert name == ("cupy" if seen else "numpy")
+    assert f"{2 if seen else 0} of 2 worker(s) of {workers_cluster.scheduler.address}" in how
+    assert get_backend().name == name
 
 
 def test_a_fake_probe_runs_on_the_workers_not_here(workers_cluster, monkeypatch) -> None:
@@ -42,6 +45,7 @@ def test_a_fake_probe_runs_on_the_workers_not_here(workers_cluster, monkeypatch)
 
 
 def test_answers_are_cached_per_cluster(workers_cluster, monkeypatch) -> None:
+    monkeypatch.setattr(choice._Probe, "function", lambda: False)
     assert choice.resolve_auto() == "numpy"
     monkeypatch.setattr(choice._Probe, "function", lambda: True)
     assert choice.resolve_auto() == "numpy"  # cached for this cluster
@@ -53,5 +57,6 @@ def test_without_a_cluster_the_probe_runs_here() -> None:
     choice.forget_answers()
     with dnp.config.set(scheduler="threads", backend="auto"):
         name, how = choice.auto_choice()
-    assert name == "numpy"
-    assert "probed here: CuPy sees no device" in how
+    seen = device_available()
+    assert name == ("cupy" if seen else "numpy")
+    assert f"probed here: CuPy sees {'a' if seen else 'no'} device" in how

@@ -9,6 +9,7 @@ import tomllib
 
 import dask_gpunumeric as dnp
 from dask_gpunumeric._array import html_repr as html_repr_module
+from dask_gpunumeric._backends.cupy_backend import device_available
 
 
 def test_show_config_prints_versions_backend_cluster_and_chunk_policy(capsys, backend) -> None:
@@ -25,8 +26,9 @@ def test_show_config_as_dicts_and_auto_says_how_it_chose(backend) -> None:
     with dnp.config.set(backend="auto"):
         info = dnp.show_config(mode="dicts")
     assert info["backend"]["configured"] == "auto"
-    assert info["backend"]["in use"] == "numpy"  # no GPU here
-    assert "CuPy sees no device" in info["backend"]["chosen by"]
+    seen = device_available()  # the real probe, here: no cluster runs in threads mode
+    assert info["backend"]["in use"] == ("cupy" if seen else "numpy")
+    assert f"CuPy sees {'a' if seen else 'no'} device" in info["backend"]["chosen by"]
     assert info["chunk policy"]["cluster shape"].workers >= 1
 
 

@@ -50,8 +50,9 @@ def test_without_a_client_the_cluster_that_would_start_and_none_starts() -> None
     with dnp.config.set(scheduler="distributed"):
         shape = cluster_shape()
         assert shape == local_shape()
-        assert shape.workers == cluster.local_cluster_spec().workers == os.cpu_count()
-        assert not shape.device  # no GPU on this machine (NVML sees none)
+        gpus = cluster.local_gpu_count()  # 0 where NVML sees none: CPU workers, one per core
+        assert shape.workers == cluster.local_cluster_spec().workers == (gpus or os.cpu_count())
+        assert shape.device == bool(gpus)
     assert cluster.embedded_cluster() is None
 
 
