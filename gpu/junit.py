@@ -32,7 +32,8 @@ class JunitCounts:
     problems: tuple[JunitProblem, ...] = field(default_factory=tuple)
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """As JSON has it: the problems a list of dicts."""
+        return {**asdict(self), "problems": [asdict(problem) for problem in self.problems]}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> JunitCounts:
