@@ -16,7 +16,8 @@ from gpu.report import PhaseResult
 REQUIRED = ("dask_gpunumeric", "dask", "distributed", "dask_cuda", "numexpr", "numpy", "numba")
 REQUIRED += ("pytest", "xdist", "pytest_timeout", "hypothesis")
 CARRIED = ("dask", "distributed", "dask_cuda", "numexpr", "tornado", "bokeh", "cryptography")
-PYTEST_OPTIONS = ("-p", "no:cacheprovider", "--timeout", "120", "-q", "-rfE")
+# the image has pytest-benchmark, which warns under xdist (warnings are errors here): off
+PYTEST_OPTIONS = ("-p", "no:cacheprovider", "-p", "no:benchmark", "--timeout", "120", "-q", "-rfE")
 STENCIL = ("examples/stencil.py", "--check", "-n", "4000", "-i", "50")
 CONJUGATE_GRADIENT = ("examples/conjugate_gradient.py", "-n", "2000")
 CG_TOLERANCE = 1e-6

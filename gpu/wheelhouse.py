@@ -157,7 +157,8 @@ def print_sizes(dest: Path, source: dict[str, object]) -> bool:
     """Print the wheels' and the working tree's sizes; whether they fit the budget."""
     wheels, tree = int(str(source["bytes"])), tree_bytes()
     count = len(source["wheels"])  # type: ignore[arg-type]
-    print(f"{dest}: {count} wheels, {wheels / MiB:.1f} MiB (built at {source['commit']})")
+    shown = dest.relative_to(ROOT) if dest.is_relative_to(ROOT) else dest
+    print(f"{shown}: {count} wheels, {wheels / MiB:.1f} MiB (built at {source['commit']})")
     if tree is None:
         print("working tree: size unknown (no git here)")
         return wheels <= TRAVEL_BUDGET
