@@ -38,6 +38,7 @@ from gpu.report import PhaseResult, document, markdown, write
 DEVICE, DRY = frozenset({"device"}), frozenset({"dry"})
 BOTH = DEVICE | DRY
 DEADLINE_S = {"device": 540.0, "dry": 900.0}
+LOG_LIMIT = 15 << 20
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,18 @@ def host() -> dict[str, Any]:
         "python": platform.python_version(),
         "platform": platform.platform(),
     }
+
+
+def shorten_log(log: Path, limit: int = LOG_LIMIT) -> None:
+    """Keep the log under ``limit`` bytes (the device tool returns files up to 16 MiB):
+    its first MiB and its end, with a line saying what was cut."""
+    size = log.stat().st_size
+    if size <= limit:
+        return
+    data = log.read_bytes()
+    head, tail = data[: 1 << 20], data[-(limit - (2 << 20)) :]
+    note = f"\n[... {size - len(head) - len(tail)} bytes cut: gpu-check-files.tar.gz has the junit XML ...]\n"
+    log.write_bytes(head + note.encode() + tail)
 
 
 def archive(work: Path, out: Path) -> Path:
@@ -222,6 +235,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         report = document(meta, results)
         write(report, out)
     archive(ctx.work, out)
+    shorten_log(log)
     print()
     print(markdown(report).split("\n## Failures")[0].split("\n## Versions")[0])
     print(f"report: {out / 'gpu-results.md'} (and .json, gpu-check.log, gpu-check-files.tar.gz)")

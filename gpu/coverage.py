@@ -111,6 +111,7 @@ def coverage_problems(
         if not _applies(requirement, frozenset()):
             continue
         name = normalize(requirement.name)
+        version: str | None
         if name in wheels:
             version, where = wheels[name].version, "the wheelhouse"
         elif name in image:

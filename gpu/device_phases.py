@@ -13,11 +13,20 @@ from gpu.context import CheckContext, phase_result, pytest_result
 from gpu.report import PhaseResult
 
 # imported from the install (carried), the repository, or the environment: each must be
-REQUIRED = ("dask_gpunumeric", "dask", "distributed", "dask_cuda", "numexpr", "numpy", "numba")
-REQUIRED += ("pytest", "xdist", "pytest_timeout", "hypothesis")
+REQUIRED: tuple[str, ...] = ("dask_gpunumeric", "dask", "distributed", "dask_cuda", "numexpr")
+REQUIRED += ("numpy", "numba", "pytest", "xdist", "pytest_timeout", "hypothesis")
 CARRIED = ("dask", "distributed", "dask_cuda", "numexpr", "tornado", "bokeh", "cryptography")
-# the image has pytest-benchmark, which warns under xdist (warnings are errors here): off
-PYTEST_OPTIONS = ("-p", "no:cacheprovider", "-p", "no:benchmark", "--timeout", "120", "-q", "-rfE")
+# the image has pytest-benchmark, which warns under xdist (warnings are errors here): off;
+# short tracebacks keep the log small (junit XML, in the archive, has them whole)
+PYTEST_OPTIONS: tuple[str, ...] = (
+    "-p",
+    "no:cacheprovider",
+    "-p",
+    "no:benchmark",
+    "--timeout",
+    "120",
+)
+PYTEST_OPTIONS += ("-q", "-rfE", "--tb=short")
 STENCIL = ("examples/stencil.py", "--check", "-n", "4000", "-i", "50")
 CONJUGATE_GRADIENT = ("examples/conjugate_gradient.py", "-n", "2000")
 CG_TOLERANCE = 1e-6
@@ -34,12 +43,11 @@ def install(ctx: CheckContext, budget: float) -> PhaseResult:
     """
     wheels = sorted(ctx.wheels.glob("*.whl"))
     if not wheels:
-        summary = (
-            f"no wheels in {ctx.wheels}: build them with bash gpu/build-wheelhouse (and carry .whl)"
-        )
-        return PhaseResult("install", "failed", summary, budget_s=budget)
+        absent = f"no wheels in {ctx.wheels}: bash gpu/build-wheelhouse builds them (carry .whl)"
+        return PhaseResult("install", "failed", absent, budget_s=budget)
     shutil.rmtree(ctx.site, ignore_errors=True)
-    pip = [ctx.python, "-m", "pip", "install", "--quiet", "--no-index", "--no-deps", "--no-compile"]
+    pip: list[str | Path] = [ctx.python, "-m", "pip", "install", "--quiet", "--no-index"]
+    pip += ["--no-deps", "--no-compile"]
     pip += ["--no-cache-dir", "--disable-pip-version-check", "--target", ctx.site, *wheels]
     results = [ctx.run(pip, budget)]
     probe = ctx.work / "imports.json"
@@ -49,7 +57,7 @@ def install(ctx: CheckContext, budget: float) -> PhaseResult:
     required = REQUIRED + (() if ctx.dry_run else ("cupy",))
     missing = [m for m in required if results[-1].ok and not ctx.versions.get(m, {}).get("version")]
     misplaced = [m for m in CARRIED if ctx.versions.get(m, {}).get("from") not in (None, "carried")]
-    summary = None
+    summary: str | None = None
     if missing or misplaced:
         summary = f"not importable: {missing}; not from the wheelhouse: {misplaced}"
     elif results[-1].ok:
@@ -91,7 +99,8 @@ def gpu_tests(ctx: CheckContext, budget: float) -> PhaseResult:
 def suite(ctx: CheckContext, budget: float) -> PhaseResult:
     """The whole suite on CuPy chunks (tests/gpu ran in its own phase)."""
     junit = ctx.work / "junit-suite.xml"
-    command = [ctx.python, "-m", "pytest", "--backends", "cupy", "-n", str(ctx.workers)]
+    command: list[str | Path] = [ctx.python, "-m", "pytest", "--backends", "cupy"]
+    command += ["-n", str(ctx.workers)]
     command += [*PYTEST_OPTIONS, "--junitxml", junit, "--ignore", "tests/gpu", "tests"]
     return pytest_result("suite", ctx.run(command, budget), junit, budget)
 

@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import sys
+from pathlib import Path
 
 from gpu.context import TARGET_PYTHON, CheckContext, phase_result, pytest_result
 from gpu.lists import DRY_VENV_TXT
@@ -38,7 +39,7 @@ def image_venv(ctx: CheckContext, budget: float) -> PhaseResult:
 
 def wheelhouse(ctx: CheckContext, budget: float) -> PhaseResult:
     """``.whl/`` for CPython 3.12 (what travels), and the same pins for this Python."""
-    build = [ctx.python, "-m", "gpu.wheelhouse", "--no-check"]
+    build: list[str | Path] = [ctx.python, "-m", "gpu.wheelhouse", "--no-check"]
     results = [ctx.run(build, budget)]
     if results[0].ok and ctx.wheels != ctx.root / ".whl":
         host = f"{sys.version_info.major}.{sys.version_info.minor}"
@@ -74,8 +75,8 @@ def target_tags(ctx: CheckContext, budget: float) -> PhaseResult:
     """``.whl/`` installs for CPython 3.12 manylinux x86-64 (tags; one version each)."""
     target = ctx.work / "site-cp312"
     shutil.rmtree(target, ignore_errors=True)
-    command = [ctx.python, "-m", "pip", "install", "--quiet", "--no-index", "--no-deps"]
-    command += ["--no-compile", "--disable-pip-version-check", "--target", target]
+    command: list[str | Path] = [ctx.python, "-m", "pip", "install", "--quiet", "--no-index"]
+    command += ["--no-deps", "--no-compile", "--disable-pip-version-check", "--target", target]
     command += [*target_flags(TARGET_PYTHON), *sorted((ctx.root / ".whl").glob("*.whl"))]
     return phase_result("install-cp312-tags", [ctx.run(command, budget)], budget)
 
@@ -83,18 +84,9 @@ def target_tags(ctx: CheckContext, budget: float) -> PhaseResult:
 def smoke(ctx: CheckContext, budget: float) -> PhaseResult:
     """A few test files on the numpy backend with only the stand-in and the install."""
     junit = ctx.work / "junit-smoke.xml"
-    command = [
-        ctx.python,
-        "-m",
-        "pytest",
-        "--backends",
-        "numpy",
-        "-n",
-        "2",
-        "-p",
-        "no:cacheprovider",
-    ]
-    command += ["--timeout", "120", "-q", "-rfE", "--junitxml", junit, *SMOKE_TESTS]
+    options = ["--backends", "numpy", "-n", "2", "-p", "no:cacheprovider", "--timeout", "120"]
+    command: list[str | Path] = [ctx.python, "-m", "pytest", *options, "-q", "-rfE"]
+    command += ["--junitxml", junit, *SMOKE_TESTS]
     return pytest_result("smoke", ctx.run(command, budget), junit, budget)
 
 

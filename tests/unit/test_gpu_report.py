@@ -276,3 +276,16 @@ def test_list_names_every_phase(capsys: pytest.CaptureFixture[str]) -> None:
     assert "suite                  300 s  (device)" in listed
     with pytest.raises(SystemExit, match="no phase"):
         check.main(["nosuch"])
+
+
+def test_a_log_too_large_to_come_back_keeps_its_start_and_end(tmp_path: Path) -> None:
+    log = tmp_path / "gpu-check.log"
+    log.write_bytes(b"start\n" + b"x" * (5 << 20) + b"\nend\n")
+    check.shorten_log(log, limit=3 << 20)
+    text = log.read_bytes()
+    assert len(text) < 3 << 20 and text.startswith(b"start\n") and text.endswith(b"\nend\n")
+    assert b"bytes cut" in text
+    small = tmp_path / "small.log"
+    small.write_text("short\n")
+    check.shorten_log(small)
+    assert small.read_text() == "short\n"
