@@ -1,0 +1,156 @@
+"""The phases that run on the GPU machine (and, all but the device's, skip in a dry run):
+the offline install, the device, the GPU tests, the suite on CuPy chunks, the examples on
+a LocalCUDACluster, the benchmark suite with ``--gpu``."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+from gpu.context import CheckContext, phase_result, pytest_result
+from gpu.report import PhaseResult
+
+# imported from the install (carried), the repository, or the environment: each must be
+REQUIRED: tuple[str, ...] = ("dask_gpunumeric", "dask", "distributed", "dask_cuda", "numexpr")
+REQUIRED += ("numpy", "numba", "pytest", "xdist", "pytest_timeout", "hypothesis")
+CARRIED = ("dask", "distributed", "dask_cuda", "numexpr", "tornado", "bokeh", "cryptography")
+# the image has pytest-benchmark, which warns under xdist (warnings are errors here): off;
+# short tracebacks keep the log small (junit XML, in the archive, has them whole)
+PYTEST_OPTIONS: tuple[str, ...] = (
+    "-p",
+    "no:cacheprovider",
+    "-p",
+    "no:benchmark",
+    "--timeout",
+    "120",
+)
+PYTEST_OPTIONS += ("-q", "-rfE", "--tb=short")
+STENCIL = ("examples/stencil.py", "--check", "-n", "4000", "-i", "50")
+CONJUGATE_GRADIENT = ("examples/conjugate_gradient.py", "-n", "2000")
+CG_TOLERANCE = 1e-6
+
+
+def _read_json(path: Path) -> dict:
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def install(ctx: CheckContext, budget: float) -> PhaseResult:
+    """The wheelhouse installed offline into a fresh ``--target`` folder, then imported.
+
+    Every module's version and origin are recorded; carried ones must come from the folder.
+    """
+    wheels = sorted(ctx.wheels.glob("*.whl"))
+    if not wheels:
+        absent = f"no wheels in {ctx.wheels}: bash gpu/build-wheelhouse builds them (carry .whl)"
+        return PhaseResult("install", "failed", absent, budget_s=budget)
+    shutil.rmtree(ctx.site, ignore_errors=True)
+    pip: list[str | Path] = [ctx.python, "-m", "pip", "install", "--quiet", "--no-index"]
+    pip += ["--no-deps", "--no-compile"]
+    pip += ["--no-cache-dir", "--disable-pip-version-check", "--target", ctx.site, *wheels]
+    results = [ctx.run(pip, budget)]
+    probe = ctx.work / "imports.json"
+    if results[0].ok:
+        results.append(ctx.run([ctx.python, "-m", "gpu.probes", "imports", probe], budget / 2))
+    ctx.versions = _read_json(probe)
+    required = REQUIRED + (() if ctx.dry_run else ("cupy",))
+    missing = [m for m in required if results[-1].ok and not ctx.versions.get(m, {}).get("version")]
+    misplaced = [m for m in CARRIED if ctx.versions.get(m, {}).get("from") not in (None, "carried")]
+    summary: str | None = None
+    if missing or misplaced:
+        summary = f"not importable: {missing}; not from the wheelhouse: {misplaced}"
+    elif results[-1].ok:
+        summary = f"{len(wheels)} wheels installed from {ctx.wheels.name}/; every module imports"
+    return phase_result(
+        "install", results, budget, summary=summary, failed=bool(missing or misplaced)
+    )
+
+
+def device(ctx: CheckContext, budget: float) -> PhaseResult:
+    """nvidia-smi (in the log) and the device CuPy sees, with a kernel run on it."""
+    results = []
+    if shutil.which("nvidia-smi"):
+        results.append(ctx.run(["nvidia-smi"], budget / 3))
+    probe = ctx.work / "device.json"
+    results.append(ctx.run([ctx.python, "-m", "gpu.probes", "device", probe], budget))
+    ctx.device = _read_json(probe)
+    if not ctx.device.get("available"):
+        reason = ctx.device.get("reason", "the probe wrote nothing")
+        ctx.device.setdefault("reason", reason)
+        if ctx.dry_run:
+            summary = f"no device: {reason}"
+            return phase_result("device", results, budget, summary=summary, skipped=True)
+        return phase_result("device", results, budget, summary=f"no device: {reason}", failed=True)
+    name, check = ctx.device.get("name"), ctx.device.get("kernel check")
+    summary = f"{name}, {ctx.device.get('memory (GiB)')} GiB; kernel check {check}"
+    return phase_result("device", results, budget, summary=summary, failed=check != "ok")
+
+
+def gpu_tests(ctx: CheckContext, budget: float) -> PhaseResult:
+    """``pytest tests/gpu``: the tests written for the CuPy path."""
+    junit = ctx.work / "junit-gpu-tests.xml"
+    command = [ctx.python, "-m", "pytest", "tests/gpu", "--backends", "cupy", *PYTEST_OPTIONS]
+    return pytest_result(
+        "gpu-tests", ctx.run([*command, "--junitxml", junit], budget), junit, budget
+    )
+
+
+def suite(ctx: CheckContext, budget: float) -> PhaseResult:
+    """The whole suite on CuPy chunks (tests/gpu ran in its own phase)."""
+    junit = ctx.work / "junit-suite.xml"
+    command: list[str | Path] = [ctx.python, "-m", "pytest", "--backends", "cupy"]
+    command += ["-n", str(ctx.workers)]
+    command += [*PYTEST_OPTIONS, "--junitxml", junit, "--ignore", "tests/gpu", "tests"]
+    return pytest_result("suite", ctx.run(command, budget), junit, budget)
+
+
+def _kept_lines(output: str) -> list[str]:
+    keep = ("N=", "NumPy checksum", "dgn-run:", "max abs difference", "Error", "differs")
+    return [line for line in output.splitlines() if line.startswith(keep) or "Error" in line]
+
+
+def examples(ctx: CheckContext, budget: float) -> PhaseResult:
+    """The stencil and CG examples on ``dgn-run --gpus 1`` (LocalCUDACluster, CuPy chunks).
+
+    The stencil's checksum must equal NumPy's, CG's answer be within 1e-6 of NumPy's.
+    """
+    launcher = [ctx.python, "-m", "dask_gpunumeric.cli", "--gpus", "1", "--verbose"]
+    stencil = ctx.run([*launcher, *STENCIL], budget / 2)
+    cg = ctx.run([*launcher, *CONJUGATE_GRADIENT], budget / 2)
+    problems = []
+    if stencil.ok and "backend=cupy" not in stencil.output:
+        problems.append("the stencil did not run on the cupy backend")
+    difference = re.search(r"max abs difference vs NumPy: (\S+)", cg.output)
+    if cg.ok and "backend: cupy" not in cg.output:
+        problems.append("CG did not run on the cupy backend")
+    if cg.ok and (difference is None or not float(difference.group(1)) <= CG_TOLERANCE):
+        problems.append(f"CG differs from NumPy by {difference and difference.group(1)}")
+    lines = [
+        "# stencil",
+        *_kept_lines(stencil.output),
+        "# conjugate gradient",
+        *_kept_lines(cg.output),
+    ]
+    summary = "; ".join(problems) if problems else None
+    return phase_result(
+        "examples",
+        [stencil, cg],
+        budget,
+        summary=summary,
+        failed=bool(problems),
+        details={"lines": lines},
+    )
+
+
+def bench(ctx: CheckContext, budget: float) -> PhaseResult:
+    """``python -m benchmarks run --gpu --quick``: NumPy, CuPy alone and ours, one run."""
+    out = ctx.work / "bench" / "results.json"
+    result = ctx.run(
+        [ctx.python, "-m", "benchmarks", "run", "--gpu", "--quick", "--out", out], budget
+    )
+    skipped = "--gpu: skipped" in result.output
+    markdown = out.with_suffix(".md")
+    details = {"markdown": markdown.read_text()} if markdown.exists() else {}
+    summary = "the benchmark skipped itself: " + result.output.strip() if skipped else None
+    return phase_result("bench", [result], budget, summary=summary, failed=skipped, details=details)
