@@ -52,7 +52,7 @@ def wheelhouse(ctx: CheckContext, budget: float) -> PhaseResult:
 
 
 def coverage(ctx: CheckContext, budget: float) -> PhaseResult:
-    """Every requirement carried, on the image or excused (gpu/coverage.py)."""
+    """Every requirement carried, on the image or excused (gpu/requirement_coverage.py)."""
     result = ctx.run([ctx.python, "-m", "gpu.wheelhouse", "--check-only"], budget)
     problems = [line for line in result.output.splitlines() if line.startswith("coverage: ")]
     summary = "every requirement is carried, on the image or excused" if result.ok else None

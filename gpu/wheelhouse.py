@@ -2,7 +2,7 @@
 
     bash gpu/build-wheelhouse                  # .whl/ for the GPU machine: CPython 3.12, x86-64
     python -m gpu.wheelhouse --dest DIR --python-version 3.11 --no-check   # for another Python
-    python -m gpu.wheelhouse --check-only      # the coverage check of .whl/ (gpu/coverage.py)
+    python -m gpu.wheelhouse --check-only      # the coverage check of .whl/ (gpu/requirement_coverage.py)
     python -m gpu.wheelhouse --resolve         # pip resolves .[gpu-cu13] for CPython 3.12
 
 Each pin of gpu/wheels.txt is downloaded with ``pip download --no-deps --only-binary=:all:``
@@ -25,7 +25,6 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from gpu.coverage import coverage_problems, name_and_version, read_wheel, wheelhouse_problems
 from gpu.lists import (
     ROOT,
     WHEELS_TXT,
@@ -33,6 +32,12 @@ from gpu.lists import (
     read_image,
     read_not_carried,
     read_pins,
+)
+from gpu.requirement_coverage import (
+    coverage_problems,
+    name_and_version,
+    read_wheel,
+    wheelhouse_problems,
 )
 
 MiB = 1 << 20
@@ -132,7 +137,7 @@ def record_source(dest: Path, python_version: str) -> dict[str, object]:
 
 
 def check(dest: Path) -> list[str]:
-    """The coverage check of ``dest`` (gpu/coverage.py): the problems found."""
+    """The coverage check of ``dest`` (gpu/requirement_coverage.py): the problems found."""
     pins, image = read_pins(), read_image()
     problems = wheelhouse_problems(dest, pins, image)
     wheels = {wheel.name: wheel for wheel in map(read_wheel, sorted(dest.glob("*.whl")))}

@@ -118,7 +118,8 @@ def make_backend() -> CupyBackend:
     except ImportError as error:  # pragma: no cover - depends on the machine
         raise ImportError(
             "gpunumeric.backend='cupy' needs CuPy: pip install 'dask_gpunumeric[gpu]' "
-            "(cupy-cuda12x, dask-cuda, distributed-ucxx)"
+            "for CUDA 12 or 'dask_gpunumeric[gpu-cu13]' for CUDA 13 "
+            "(cupy, dask-cuda, distributed-ucxx)"
         ) from error
     return CupyBackend(xp=cupy, chunk_type=cupy.ndarray)
 

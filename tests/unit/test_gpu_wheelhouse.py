@@ -1,6 +1,6 @@
 """gpu/: the wheel list is whole. Every requirement of the package, of its ``gpu-cu13``
 and ``test`` extras and of every carried wheel is carried, on the GPU image, or excused
-with a reason (gpu/coverage.py, on made-up wheels here and on the real wheelhouse where it
+with a reason (gpu/requirement_coverage.py, on made-up wheels here and on the real wheelhouse where it
 was built); the committed lists agree with each other."""
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from packaging.requirements import Requirement
 
-from gpu.coverage import coverage_problems, read_wheel, wheelhouse_problems
 from gpu.lists import (
     normalize,
     package_requirements,
@@ -20,6 +19,7 @@ from gpu.lists import (
     read_pins,
     read_requirement_lines,
 )
+from gpu.requirement_coverage import coverage_problems, read_wheel, wheelhouse_problems
 from gpu.wheelhouse import PLATFORMS, ROOT, SOURCE_JSON, TARGET_PYTHON, check, target_flags
 
 
