@@ -138,9 +138,9 @@ def _fill(node: leaves.Fill, inputs: list[Any], backend: ChunkBackend) -> Any:
 
 
 def _arange(node: leaves.Arange, inputs: list[Any], backend: ChunkBackend) -> Any:
-    start, step, second = node.start, node.step, node.second
-    kernel = creation.arange
-    return kernel(backend, node.dtype, start, step, second, node.shape, _origin(node))
+    return creation.arange(
+        backend, node.dtype, node.start, node.step, node.second, node.shape, _origin(node)
+    )
 
 
 def _linspace(node: leaves.Linspace, inputs: list[Any], backend: ChunkBackend) -> Any:

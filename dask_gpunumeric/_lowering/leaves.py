@@ -10,7 +10,6 @@ from typing import Any
 import dask.array as da
 from dask.highlevelgraph import HighLevelGraph
 
-from .._backends import get_backend
 from .._backends.base import ChunkBackend
 from .._ir import leaves as ir
 from .._ir.random import RandomDraw
@@ -88,9 +87,7 @@ def lower_random_draw(node: RandomDraw, inputs: list, backend: ChunkBackend) -> 
 def lower_chunk_value(node: ir.ChunkValue, inputs: list, backend: ChunkBackend) -> da.Array:
     """One block holding (a copy of: the caller may write to what ``compute`` returns) the
     value; moved to another backend's chunks first if it is not ``backend``'s."""
-    value = node.value
-    if node.backend != backend.name:
-        value = backend.from_any(get_backend(node.backend).to_host(value))
+    value = node.value if node.backend == backend.name else backend.from_any(node.value)
     origin = (0,) * node.ndim
     graph: dict[Any, Any] = {(node.name, *origin): (operator.methodcaller("copy"), value)}
     layer = HighLevelGraph.from_collections(node.name, graph, dependencies=())
