@@ -21,6 +21,9 @@ from .materialize import compute_expr, persist_expr
 from .store import Store
 from .viewspec import ViewSpec
 
+# Iterating a 1-d array computes it in pieces of at most this many bytes.
+_ITERATION_BYTES = 64 * 2**20
+
 if TYPE_CHECKING:
     from typing_extensions import Self
 
@@ -123,9 +126,33 @@ class ArrayHandle(DaskCollectionMixin):
         return self.shape[0]
 
     def __iter__(self) -> Any:
+        """NumPy's iteration: along the first axis. A 1-d array's elements are values (NumPy
+        yields scalars, copies), so it is computed once, in pieces of at most
+        ``_ITERATION_BYTES``, and each element is a 0-d array of that value: ``[float(v)
+        for v in a]`` costs one computation, not one per element. The rows of an N-d
+        array are live views, as NumPy's are."""
         if not self.shape:
             raise TypeError("iteration over a 0-d array")
-        return (self[i] for i in range(self.shape[0]))
+        if self.ndim > 1:
+            return (self[i] for i in range(self.shape[0]))
+        return self._elements()
+
+    def _elements(self) -> Any:
+        """The elements, computed a piece at a time; a write to the array (its store's
+        version changes) makes the rest be computed again, so the loop sees it as NumPy's
+        would."""
+        from .._ir.leaves import HostData
+
+        step = max(1, _ITERATION_BYTES // max(1, self.itemsize))
+        start, length = 0, self.shape[0]
+        while start < length:
+            piece = compute_expr(self[start : start + step]._read())
+            version = self._store.version
+            for value in piece:
+                yield type(self)._from_expr(HostData(numpy.array(value), owned=True))
+                start += 1
+                if self._store.version is not version:
+                    break
 
     # -- materialization boundaries -------------------------------------------------------
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> numpy.ndarray:

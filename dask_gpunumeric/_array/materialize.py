@@ -16,6 +16,7 @@ from .._kernels.in_process import evaluate_small
 from .._lowering import lower, lower_all
 from .._runtime import config, execution
 from .._runtime.memory import check_fits_client
+from . import work_placement
 from .rollback import undo_failed_writes
 from .store import Store, live_stores
 
@@ -58,11 +59,31 @@ def _compute_expr(expr: Expr) -> numpy.ndarray:
     small = evaluate_small(expr)
     if isinstance(small, ChunkValue):  # computed here: a copy, the value stays ours
         return numpy.array(backend.to_host(small.value)).reshape(expr.shape)
+    here = _computed_here(expr)
+    if here is not None:  # the values stay ours (stores hold them): the caller gets a copy
+        return numpy.array(backend.to_host(here.value)).reshape(expr.shape)
     stores = _live_stores_within(expr)
-    if stores:
-        expr = _persist_with_stores(expr, stores, checkpoint=_Checkpoints.due())
-    (result,) = execution.compute(lower(expr, backend))
+    with work_placement.placed([expr]):
+        if stores:
+            expr = _persist_with_stores(expr, stores, checkpoint=_Checkpoints.due())
+        (result,) = execution.compute(lower(expr, backend))
     return numpy.asarray(backend.to_host(result)).reshape(expr.shape)
+
+
+def _computed_here(expr: Expr) -> ChunkValue | None:
+    """``expr``'s value computed eagerly in this process when the small-work policy keeps
+    it here and every node can be (``work_placement.evaluate_here``); the live stores
+    whose current values were computed on the way then hold them (as a persist would)."""
+    backend = get_backend()
+    here = work_placement.evaluate_here(expr, backend)
+    if here is None:
+        return None
+    value, values = here
+    for store in list(live_stores):
+        computed = values.get(store.version.number)
+        if computed is not None and not isinstance(store.version, ChunkValue):
+            store.version = ChunkValue(computed, backend.name)
+    return ChunkValue(value, backend.name)
 
 
 def _persist_expr(expr: Expr) -> Expr:
@@ -70,7 +91,11 @@ def _persist_expr(expr: Expr) -> Expr:
     worker held)."""
     if isinstance(expr, DaskData) and expr.backend == get_backend().name:
         return expr
-    return _persist_with_stores(expr, _live_stores_within(expr), checkpoint=False)
+    here = _computed_here(expr)
+    if here is not None:
+        return here
+    with work_placement.placed([expr]):
+        return _persist_with_stores(expr, _live_stores_within(expr), checkpoint=False)
 
 
 def persist_version(version: Expr, replacing: Store | None = None) -> Expr:
@@ -85,8 +110,12 @@ def persist_version(version: Expr, replacing: Store | None = None) -> Expr:
 def _persist_version(version: Expr, replacing: Store | None) -> Expr:
     if isinstance(version, DaskData) and version.backend == get_backend().name:
         return version
+    here = _computed_here(version)
+    if here is not None:
+        return here
     stores = [s for s in _live_stores_within(version) if s is not replacing]
-    return _persist_with_stores(version, stores, checkpoint=_Checkpoints.due(), cut_first=True)
+    with work_placement.placed([version]):
+        return _persist_with_stores(version, stores, checkpoint=_Checkpoints.due(), cut_first=True)
 
 
 class _Checkpoints:
@@ -176,11 +205,12 @@ def compute_per_block(expr: Expr, function: Callable[..., Any], *args: Any) -> l
     run where the blocks are; the (small, host) results in block order. For data-dependent
     results (``unique``) whose parts are reduced on the client."""
     backend = get_backend()
-    (array,) = lower_all([expr], backend)
-    offsets = numpy.cumsum((0,) + array.chunks[0][:-1]).tolist()
-    blocks = array.to_delayed().ravel().tolist()
-    tasks = [
-        dask.delayed(function)(backend, block, offset, *args)
-        for block, offset in zip(blocks, offsets, strict=True)
-    ]
-    return list(execution.compute(*tasks))
+    with work_placement.placed([expr]):
+        (array,) = lower_all([expr], backend)
+        offsets = numpy.cumsum((0,) + array.chunks[0][:-1]).tolist()
+        blocks = array.to_delayed().ravel().tolist()
+        tasks = [
+            dask.delayed(function)(backend, block, offset, *args)
+            for block, offset in zip(blocks, offsets, strict=True)
+        ]
+        return list(execution.compute(*tasks))

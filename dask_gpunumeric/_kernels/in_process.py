@@ -20,23 +20,33 @@ login node's client need not.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from typing import Any
+
+import numpy
 
 from .._backends import get_backend
 from .._backends.base import ChunkBackend
 from .._ir import indexing, leaves
 from .._ir.elementwise import Elementwise
 from .._ir.expr import Expr
+from .._ir.products import Matmul, Tensordot
+from .._ir.random import RandomDraw
+from .._ir.reductions import Reduction
 from .._runtime import config
+from .._runtime.partitioning import default_chunks
 from . import creation
 from .elementwise import elementwise
 
 # A bound on the nodes looked at per evaluation: only small trees built by one call are
 # ever evaluated here (stored values are leaves already), so the bound is never reached
-# by them, and a large unevaluable graph is not walked.
+# by them, and a large unevaluable graph is not walked. A materialization's graph
+# (``evaluate_here``) reaches back to the last computed values: stores deeper than
+# ``persist-depth`` are computed, so a few hundred nodes at most.
 _MAX_NODES = 64
+_MAX_NODES_HERE = 4096
 
 
 class _UnevaluableError(Exception):
@@ -63,15 +73,40 @@ def _computed(expr: Expr, backend: ChunkBackend, limit: int) -> Any:
     return _Evaluation(backend, limit).value(expr)
 
 
+def evaluate_here(
+    expr: Expr, max_elements: int, backend: ChunkBackend
+) -> tuple[Any, dict[int, Any]] | None:
+    """The small-work policy's eager path (``_array/work_placement.py``): ``expr``'s value
+    as one chunk of ``backend`` and every node's value by node number, computed here
+    node by node as NumPy would (no graph, no task), when every node has fewer than
+    ``max_elements`` elements and is of a kind evaluated here; else ``None``."""
+    if not config.get("in-process-evaluation") or not backend.evaluates_in_client:
+        return None
+    evaluation = _Evaluation(backend, max_elements, _MAX_NODES_HERE, _materialization_table)
+    try:
+        value = evaluation.value(expr)
+    except _UnevaluableError:
+        return None
+    return value, evaluation.values
+
+
 class _Evaluation:
     """One expression's evaluation: its nodes' values, children first, each node once
     (a node reached twice, as ``x`` in ``x[...] = x + t``, is computed once)."""
 
-    __slots__ = ("backend", "limit", "values", "visited")
+    __slots__ = ("backend", "limit", "max_nodes", "table", "values", "visited")
 
-    def __init__(self, backend: ChunkBackend, limit: int) -> None:
+    def __init__(
+        self,
+        backend: ChunkBackend,
+        limit: int,
+        max_nodes: int = _MAX_NODES,
+        table: dict[type, Kernel] | None = None,
+    ) -> None:
         self.backend = backend
         self.limit = limit
+        self.max_nodes = max_nodes
+        self.table = _kernel_table if table is None else table
         self.values: dict[int, Any] = {}
         self.visited = 0
 
@@ -85,19 +120,20 @@ class _Evaluation:
         if known is not _UNKNOWN:
             return known
         self.visited += 1
-        if self.visited > _MAX_NODES or not _is_evaluable(node, self.limit):
+        if self.visited > self.max_nodes or not _is_evaluable(node, self.limit, self.table):
             raise _UnevaluableError
         inputs = [self.value(child) for child in node.children]
-        result = _kernel_table[type(node)](node, inputs, self.backend)
+        result = self.table[type(node)](node, inputs, self.backend)
         self.values[node.number] = result
         return result
 
 
 _UNKNOWN = object()
+Kernel = Callable[[Any, list[Any], ChunkBackend], Any]
 
 
-def _is_evaluable(node: Expr, limit: int) -> bool:
-    if math.prod(node.shape) >= limit or type(node) not in _kernel_table:
+def _is_evaluable(node: Expr, limit: int, table: dict[type, Kernel]) -> bool:
+    if math.prod(node.shape) >= limit or type(node) not in table:
         return False
     # Explicit chunks= of several blocks say the user wants this array partitioned.
     return not isinstance(node, leaves.Leaf) or not node.chunks or max(map(len, node.chunks)) <= 1
@@ -161,7 +197,72 @@ def _eye(node: leaves.Eye, inputs: list[Any], backend: ChunkBackend) -> Any:
     return creation.eye(backend, node.dtype, node.k, node.shape, _origin(node))
 
 
-_kernel_table: dict[type, Callable[[Any, list[Any], ChunkBackend], Any]] = {
+def _reduction(node: Reduction, inputs: list[Any], backend: ChunkBackend) -> Any:
+    """NumPy's (CuPy's) own reduction of the one chunk: NumPy's result, as dask's tree
+    reduction of several blocks is only up to rounding."""
+    function = getattr(numpy, node.kind, None)
+    if function is None:
+        raise _UnevaluableError
+    axis: Any = node.axis
+    if node.kind in _ONE_AXIS and axis is not None:
+        axis = axis[0]
+    result = backend.as_chunk(
+        function(inputs[0], axis=axis, keepdims=node.keepdims, **dict(node.params))
+    )
+    return result if result.dtype == node.dtype else result.astype(node.dtype)
+
+
+_ONE_AXIS = ("argmax", "argmin", "nanargmax", "nanargmin")
+
+
+def _matmul(node: Matmul, inputs: list[Any], backend: ChunkBackend) -> Any:
+    result = backend.as_chunk(numpy.matmul(*inputs))
+    return result if result.dtype == node.dtype else result.astype(node.dtype)
+
+
+def _tensordot(node: Tensordot, inputs: list[Any], backend: ChunkBackend) -> Any:
+    left, right = inputs
+    result = backend.as_chunk(numpy.tensordot(left, right, axes=(node.left_axes, node.right_axes)))
+    return result if result.dtype == node.dtype else result.astype(node.dtype)
+
+
+def _random_draw(node: RandomDraw, inputs: list[Any], backend: ChunkBackend) -> Any:
+    """The draw block by block, in the chunks the cluster would draw it in (its values
+    depend on them), put together."""
+    chunks = node.chunks or default_chunks(node.shape)
+    if node.method == "permutation" or max(map(len, chunks), default=1) <= 1:
+        return creation.random_block(
+            backend,
+            node.dtype,
+            node.method,
+            node.arguments,
+            node.keywords,
+            node.entropy,
+            node.stream,
+            node.shape,
+            _origin(node),
+        )
+    result = backend.empty_block(node.shape, node.dtype)
+    offsets = [tuple(itertools.accumulate((0,) + c[:-1])) for c in chunks]
+    for index in itertools.product(*map(range, map(len, chunks))):
+        shape = tuple(c[i] for c, i in zip(chunks, index, strict=True))
+        offset = tuple(o[i] for o, i in zip(offsets, index, strict=True))
+        region = tuple(slice(o, o + n) for o, n in zip(offset, shape, strict=True))
+        result[region] = creation.random_block(
+            backend,
+            node.dtype,
+            node.method,
+            node.arguments,
+            node.keywords,
+            node.entropy,
+            node.stream,
+            shape,
+            offset,
+        )
+    return result
+
+
+_kernel_table: dict[type, Kernel] = {
     Elementwise: _elementwise,
     indexing.Slice: _slice,
     indexing.Reshape: lambda node, inputs, backend: inputs[0].reshape(node.shape),
@@ -171,4 +272,14 @@ _kernel_table: dict[type, Callable[[Any, list[Any], ChunkBackend], Any]] = {
     leaves.Linspace: _linspace,
     leaves.Eye: _eye,
     leaves.HostData: lambda node, inputs, backend: backend.from_host(node.data),
+}
+# A materialization kept here by the small-work policy also reduces, multiplies and draws
+# (a tiny array's reduction stays lazy when built: its errors and warnings come from the
+# probes at the call, and its value when materialized).
+_materialization_table: dict[type, Kernel] = {
+    **_kernel_table,
+    Reduction: _reduction,
+    Matmul: _matmul,
+    Tensordot: _tensordot,
+    RandomDraw: _random_draw,
 }

@@ -25,6 +25,7 @@ from .._ir.expr import Expr
 from .._ir.fused import FusedElementwise
 from .._ir.indexing import SetItem
 from .._ir.leaves import DaskData
+from .._ir.random import RandomDraw
 from .._ir.stencil import Stencil
 from .._passes.pipeline import PassSettings, run_passes
 from .._runtime import annotations as runtime_annotations
@@ -154,6 +155,7 @@ BLOCK_ALIGNED = (
     ir_leaves.Linspace,
     ir_leaves.Eye,
     ir_leaves.HostData,
+    RandomDraw,  # x and y of equal chunking drawn where x * x + y * y is computed
 )
 
 

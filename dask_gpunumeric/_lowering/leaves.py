@@ -15,6 +15,7 @@ from .._ir import leaves as ir
 from .._ir.random import RandomDraw
 from .._kernels import creation
 from .._runtime.partitioning import default_chunks
+from . import host_blocks
 from .layers import Lowering, from_block_function
 
 
@@ -55,7 +56,13 @@ def lower_eye(node: ir.Eye, inputs: list, backend: ChunkBackend) -> da.Array:
 
 
 def lower_host_data(node: ir.HostData, inputs: list, backend: ChunkBackend) -> da.Array:
-    host = da.from_array(node.data, chunks=_chunks(node), name=node.name + "-host", asarray=True)
+    chunks = _chunks(node)
+    name = node.name + "-host"
+    meta = backend.meta(node.ndim, node.dtype)
+    if host_blocks.worth_scattering(node.data.nbytes):  # to a cluster: once, to the owners
+        block = host_blocks.host_block(node.data, chunks)
+        return host_blocks.scattered(node, name, chunks, meta, block, backend.from_any)
+    host = da.from_array(node.data, chunks=chunks, name=name, asarray=True)
     return host.map_blocks(
         backend.from_any, dtype=node.dtype, meta=backend.meta(node.ndim, node.dtype), name=node.name
     )
@@ -64,6 +71,13 @@ def lower_host_data(node: ir.HostData, inputs: list, backend: ChunkBackend) -> d
 def lower_dask_data(node: ir.DaskData, inputs: list, backend: ChunkBackend) -> da.Array:
     array = node.array
     if node.backend == backend.name:
+        if host_blocks.worth_scattering(host_blocks.nbytes(node.shape, node.dtype)):
+            values = host_blocks.held_values(array, backend.chunk_type)
+            if values is not None:  # persisted in the client, now wanted on a cluster
+                meta = backend.meta(node.ndim, node.dtype)
+                return host_blocks.scattered(
+                    node, array.name, array.chunks, meta, values.__getitem__, backend.as_chunk
+                )
         return array
     return array.map_blocks(
         backend.from_any, dtype=node.dtype, meta=backend.meta(node.ndim, node.dtype), name=node.name

@@ -29,13 +29,68 @@ class _Last:
     collections: tuple[Any, ...] = ()
 
 
+class _InClient:
+    """Whether computations run in this process now (``in_client``), whatever the
+    configured scheduler."""
+
+    depth = 0
+
+
+@contextlib.contextmanager
+def in_client() -> Iterator[None]:
+    """Inside the block, ``compute``, ``persist`` and ``checkpoint`` run on dask's threaded
+    scheduler in this process, even when ``gpunumeric.scheduler`` is ``distributed``: the
+    small-work policy (``_array/work_placement.py``) for work whose inputs are here.
+    Lowering is not affected (chunks, and so random values, stay those of the cluster)."""
+    _InClient.depth += 1
+    try:
+        yield
+    finally:
+        _InClient.depth -= 1
+
+
+def held_by_cluster(array: Any) -> bool:
+    """Whether ``array`` (a dask array) is held by a distributed cluster: its own layer is
+    a table of futures (persisted or scattered there). Layers not yet materialized (a
+    user's lazy dask array) are not looked into."""
+    graph = array.__dask_graph__()
+    layer = getattr(graph, "layers", {}).get(array.name, graph)
+    if hasattr(layer, "is_materialized") and not layer.is_materialized():
+        return False
+    return any(isinstance(value, distributed.Future) for value in layer.values())
+
+
+def scatter_to(
+    blocks: dict[str | None, list[Any]],
+) -> dict[str | None, list[distributed.Future]]:
+    """Each worker's list of values, scattered to that worker (not broadcast; ``None``:
+    to any), on the client computations go to: futures in the same order."""
+    client = client_for_computation()
+    check_connected(client)
+    with translated(client):
+        return {
+            worker: client.scatter(values, workers=None if worker is None else [worker], hash=False)
+            for worker, values in blocks.items()
+        }
+
+
+def cluster_address() -> str:
+    """The scheduler address of the client computations go to."""
+    return str(client_for_computation().scheduler.address)
+
+
+def on_cluster() -> bool:
+    """Whether computations go to a distributed cluster now (not ``in_client``)."""
+    return _wants_distributed() and not _InClient.depth
+
+
 def compute(*collections: Any) -> tuple[Any, ...]:
     """``dask.compute`` on the configured scheduler."""
     _Last.collections = collections
     client = _distributed_client()
     if client is None:
         with _local_progress():
-            return dask.compute(*collections, scheduler=config.get("scheduler"))
+            return dask.compute(*collections, scheduler=_local_scheduler())
     with translated(client):
         if config.get("progress"):
             futures = client.compute(list(collections))
@@ -51,9 +106,7 @@ def persist(*collections: Any) -> tuple[Any, ...]:
     client = _distributed_client()
     if client is None:
         with _local_progress():
-            return dask.persist(
-                *collections, scheduler=config.get("scheduler"), optimize_graph=False
-            )
+            return dask.persist(*collections, scheduler=_local_scheduler(), optimize_graph=False)
     check_connected(client)
     return tuple(client.persist(list(collections), optimize_graph=False))
 
@@ -95,7 +148,12 @@ def _wants_distributed() -> bool:
 
 
 def _distributed_client() -> distributed.Client | None:
-    return client_for_computation() if _wants_distributed() else None
+    return client_for_computation() if on_cluster() else None
+
+
+def _local_scheduler() -> str:
+    scheduler = config.get("scheduler")
+    return "threads" if scheduler == "distributed" else scheduler
 
 
 @contextlib.contextmanager

@@ -29,6 +29,7 @@ def run_dgn(
     runs whatever is installed) with the chunk backend chosen by the environment."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("DASK_GPUNUMERIC__")}
     env["DASK_GPUNUMERIC__BACKEND"] = backend
+    env["DASK_GPUNUMERIC__CLIENT_WORK_BYTES"] = "0"  # the cluster, however small the work
     env["DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT"] = SLOW_MACHINE_TIMEOUT
     env["PYTHONPATH"] = os.pathsep.join([str(REPO_ROOT), env.get("PYTHONPATH", "")])
     return subprocess.run(
@@ -50,6 +51,15 @@ def dgn_run():
 @pytest.fixture
 def repo_root() -> pathlib.Path:
     return REPO_ROOT
+
+
+@pytest.fixture(autouse=True)
+def work_on_the_cluster() -> Iterator[None]:
+    """These tests are about clusters, with arrays small enough for the small-work policy
+    to keep in the client (``_array/work_placement.py``): it is off here, and tested in
+    ``test_work_placement.py`` and ``test_scattered_host_data.py``."""
+    with dnp.config.set(client_work_bytes=0):
+        yield
 
 
 @pytest.fixture(scope="module")

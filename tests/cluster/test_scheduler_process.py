@@ -84,6 +84,7 @@ def is_running(pid: int) -> bool:
 
 def start_client(mode: str) -> tuple[subprocess.Popen[str], list[int]]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("DASK_GPUNUMERIC__")}
+    env["DASK_GPUNUMERIC__CLIENT_WORK_BYTES"] = "0"  # the cluster, however small the work
     env["PYTHONPATH"] = os.pathsep.join([os.getcwd(), env.get("PYTHONPATH", "")])
     client = subprocess.Popen(
         [sys.executable, "-c", CLIENT_SCRIPT, mode],

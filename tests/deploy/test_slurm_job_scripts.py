@@ -100,6 +100,7 @@ def test_slurm_cluster_jobs_compute_on_the_local_slurm(jobqueue_client: Any) -> 
         lambda: (os.environ["SLURM_JOB_ID"], os.environ["SLURM_JOB_GPUS"])
     )
     assert [gpus in {"0", "1"} for _, gpus in placement.values()] == [True]  # one fake gpu
-    with dask_gpunumeric.config.set(scheduler="distributed"):
+    # On the workers, however small (the small-work policy would keep it in the client).
+    with dask_gpunumeric.config.set(scheduler="distributed", client_work_bytes=0):
         ours = stencil(dask_gpunumeric, 200, 10)
         assert_eq(ours, stencil(numpy, 200, 10))

@@ -1,0 +1,93 @@
+"""Where a materialization runs: the small-work policy.
+
+On a cluster every computation costs at least one scheduler round trip (10-20 ms on the
+embedded cluster of a 2-core machine, more under load), while NumPy needs about a
+millisecond for a matrix-vector product of 8 MB. So a computation whose inputs all live
+in this process (host data from ``np.array(host)``, values computed here before, creation
+routines and random draws, which live nowhere yet) and whose arrays are small runs on
+dask's threaded scheduler here, and its persisted results stay here; everything else
+goes to the cluster. In a solver of small matrices every convergence check then costs a
+local thread pool's overhead, not a round trip.
+
+"Small": no leaf and no node of the expression is larger than
+``gpunumeric.client-work-bytes``, and the leaves together are not either. One input held
+by the cluster (a persisted or scattered array) sends the whole computation there
+(its client-held inputs are scattered to their owners: ``_lowering/host_blocks.py``).
+``0`` turns the policy off. Lowering is the same either way (chunks, and so random
+values, do not depend on where a computation runs); only the scheduler differs.
+
+The crossover (``python -m benchmarks.small_work``) and the table of decisions are in
+``docs/performance.md``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Iterator
+from typing import Any
+
+from dask.utils import parse_bytes
+
+from .._backends import get_backend
+from .._backends.base import ChunkBackend
+from .._ir.expr import Expr
+from .._ir.leaves import DaskData, Leaf
+from .._kernels import in_process
+from .._runtime import config, execution
+from .._runtime.partitioning import NOMINAL_ITEMSIZE
+
+
+def runs_in_client(exprs: list[Expr], backend: ChunkBackend | None = None) -> bool:
+    """Whether a computation of ``exprs`` on the configured distributed scheduler runs in
+    this process instead (see the module docstring): never where this process cannot make
+    the backend's chunks (CuPy without a device here)."""
+    if not execution.on_cluster() or not (backend or get_backend()).evaluates_in_client:
+        return False
+    limit = _limit()
+    if limit <= 0:
+        return False
+    leaf_bytes = 0
+    seen: set[int] = set()
+    stack = list(exprs)
+    while stack:
+        node = stack.pop()
+        if node.number in seen:
+            continue
+        seen.add(node.number)
+        size = math.prod(node.shape) * node.dtype.itemsize
+        if size > limit:
+            return False
+        if isinstance(node, Leaf):
+            if isinstance(node, DaskData) and execution.held_by_cluster(node.array):
+                return False
+            leaf_bytes += size
+            if leaf_bytes > limit:
+                return False
+        stack.extend(node.children)
+    return True
+
+
+def evaluate_here(expr: Expr, backend: ChunkBackend) -> tuple[Any, dict[int, Any]] | None:
+    """``expr`` computed eagerly in this process, node by node with the backend's array
+    namespace as NumPy would (no graph, no task, no thread pool: ``_kernels/in_process``),
+    when the policy keeps it here; with every node's value by node number. ``None`` when
+    it goes elsewhere or has a node of a kind not evaluated here."""
+    if not runs_in_client([expr], backend):
+        return None
+    return in_process.evaluate_here(expr, _limit() // NOMINAL_ITEMSIZE, backend)
+
+
+@contextlib.contextmanager
+def placed(exprs: list[Expr]) -> Iterator[None]:
+    """Computations inside the block run where the policy puts ``exprs``."""
+    if runs_in_client(exprs):
+        with execution.in_client():
+            yield
+    else:
+        yield
+
+
+def _limit() -> int:
+    value = config.get("client-work-bytes")
+    return parse_bytes(value) if isinstance(value, str) else int(value)

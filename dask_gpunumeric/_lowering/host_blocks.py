@@ -1,0 +1,144 @@
+"""Values held in the client, sent to a cluster: contiguous blocks scattered to the workers
+that own their positions, once per leaf, never inside a graph.
+
+A ``HostData`` leaf (``np.array(host)``) or a value computed and persisted in the client
+(the small-work policy, ``_array/work_placement.py``) used by a computation on a cluster
+would otherwise travel pickled inside every graph that reads it ("Sending large graph of
+size 122 MiB" at each convergence check of a solver), as strided views of one host copy
+that arrive misaligned. Here each block is copied once into its own contiguous buffer and
+scattered (``Client.scatter``, one call per worker) to the owner of its position
+(``_runtime/placement.py``), where every block-aligned task on it runs. The leaf keeps its
+futures for as long as it lives; they are scattered again when the workers changed or a
+worker holding one was lost (scattered data has no lineage to recompute it from).
+
+Values under ``_SCATTER_BYTES`` stay inside the graph: a scatter is a round trip.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import weakref
+from collections.abc import Callable, Iterator
+from typing import Any, cast
+
+import dask.array as da
+import numpy
+from dask.highlevelgraph import HighLevelGraph
+
+from .._ir.expr import Expr
+from .._runtime import execution, placement
+
+Chunks = tuple[tuple[int, ...], ...]
+Index = tuple[int, ...]
+
+_SCATTER_BYTES = 1 << 20
+
+
+class _Placed:
+    """Per leaf: (the workers, chunks and client it was scattered for, its finished dask
+    array, the scattered one)."""
+
+    arrays: weakref.WeakKeyDictionary[Expr, tuple[Any, da.Array, da.Array]] = (
+        weakref.WeakKeyDictionary()
+    )
+
+
+def worth_scattering(nbytes: int) -> bool:
+    """Whether a client-held value of ``nbytes`` goes to the cluster scattered (a
+    computation on a cluster now, and large enough to be worth a round trip)."""
+    return nbytes >= _SCATTER_BYTES and execution.on_cluster()
+
+
+def scattered(
+    node: Expr,
+    name: str,
+    chunks: Chunks,
+    meta: Any,
+    block: Callable[[Index], Any],
+    finish: Callable[[Any], Any],
+) -> da.Array:
+    """A dask array whose block at each index is ``finish(block(index))``: ``block(index)``
+    is a value in this process, scattered to the block's owner, where ``finish`` (moving it
+    to the backend's chunks) runs once and its result is kept (persisted); reused for
+    ``node`` while valid. Scattered buffers arrive misaligned (they are views into the
+    message that carried them): the finished blocks are aligned copies where needed.
+    The scattered blocks are kept too, as the finished ones' lineage: a lost worker's
+    blocks are recomputed from them (scattered data itself has none)."""
+    workers = placement.current_workers()
+    signature = (execution.cluster_address(), workers, chunks)
+    cached = _Placed.arrays.get(node)
+    if cached is not None and cached[0] == signature and all(map(_all_held, cached[2:])):
+        return cached[1]
+    numblocks = tuple(map(len, chunks))
+    indices = list(itertools.product(*map(range, numblocks)))
+    by_worker: dict[str | None, list[Index]] = {}
+    for index in indices:
+        owner = (
+            workers[placement.owner_position(index, numblocks, len(workers))] if workers else None
+        )
+        by_worker.setdefault(owner, []).append(index)
+    futures = execution.scatter_to(
+        {worker: [block(index) for index in group] for worker, group in by_worker.items()}
+    )
+    graph: dict[Any, Any] = {
+        (name, *index): future
+        for worker, group in by_worker.items()
+        for index, future in zip(group, futures[worker], strict=True)
+    }
+    layer = HighLevelGraph.from_collections(name, graph, dependencies=())
+    sent = da.Array(layer, name, chunks, meta=meta)
+    finished = da.map_blocks(_aligned_after, sent, finish, dtype=sent.dtype, meta=meta)
+    (array,) = execution.persist(finished)
+    _Placed.arrays[node] = (signature, array, sent)
+    return array
+
+
+def host_block(host: numpy.ndarray, chunks: Chunks) -> Callable[[Index], numpy.ndarray]:
+    """Block ``index`` of ``host`` cut in ``chunks``, as its own contiguous buffer."""
+    offsets = [tuple(itertools.accumulate((0,) + c[:-1])) for c in chunks]
+
+    def block(index: Index) -> numpy.ndarray:
+        region = tuple(
+            slice(o[i], o[i] + c[i]) for o, c, i in zip(offsets, chunks, index, strict=True)
+        )
+        return numpy.ascontiguousarray(host[region])
+
+    return block
+
+
+def held_values(array: da.Array, chunk_type: type) -> dict[Index, Any] | None:
+    """The blocks of ``array`` when it is a table of values already in this process (a
+    value persisted on dask's threaded scheduler) of ``chunk_type``; else ``None``."""
+    graph = array.__dask_graph__()
+    layer = getattr(graph, "layers", {}).get(array.name)
+    if layer is None or (hasattr(layer, "is_materialized") and not layer.is_materialized()):
+        return None
+    values: dict[Index, Any] = {}
+    for key in _keys(array):
+        value = layer.get(key)
+        if not isinstance(value, chunk_type):
+            return None
+        values[tuple(key[1:])] = value
+    return values
+
+
+def nbytes(shape: tuple[int, ...], dtype: Any) -> int:
+    return math.prod(shape) * numpy.dtype(dtype).itemsize
+
+
+def _keys(array: da.Array) -> Iterator[tuple[Any, ...]]:
+    for index in itertools.product(*map(range, array.numblocks)):
+        yield (array.name, *index)
+
+
+def _aligned_after(value: Any, finish: Callable[[Any], Any]) -> Any:
+    """``finish(value)``, copied first when ``value`` is a misaligned host buffer."""
+    if isinstance(value, numpy.ndarray) and not value.flags.aligned:
+        value = value.copy()
+    return finish(value)
+
+
+def _all_held(array: da.Array) -> bool:
+    layer = cast(HighLevelGraph, array.__dask_graph__()).layers[array.name]
+    return all(getattr(future, "status", "finished") == "finished" for future in layer.values())

@@ -1,0 +1,119 @@
+"""Host data on a cluster (``_lowering/host_blocks.py``): ``np.array(host)`` reaches the
+workers as contiguous, aligned blocks scattered once to the owners of their positions,
+never inside a graph; blocks of equal index of arrays of equal chunking (random draws
+included) are made on one worker, so elementwise work between them moves no block.
+
+On a 2-worker ``LocalCluster`` of worker processes, with the small-work policy off (the
+arrays here are small enough for it to keep them in the client)."""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Iterator
+from typing import Any
+
+import numpy
+import pytest
+from dask.sizeof import sizeof
+from distributed import Client, LocalCluster, futures_of, wait
+
+import dask_gpunumeric as dnp
+from dask_gpunumeric._backends import get_backend
+from dask_gpunumeric._lowering import lower
+
+pytestmark = pytest.mark.slow
+
+GRAPH_LIMIT = 2**20  # bytes: no graph sent carries data
+BLOCK = 1024  # bytes: a block moved between workers is far larger than a partial sum
+
+
+@pytest.fixture(scope="module")
+def client(shared_cluster: LocalCluster) -> Iterator[Client]:
+    with Client(shared_cluster) as client:
+        yield client
+
+
+@pytest.fixture(autouse=True)
+def distributed_scheduler(backend: str) -> Iterator[None]:
+    with dnp.config.set(scheduler="distributed"):
+        yield
+
+
+def graph_bytes(array: Any) -> int:
+    """The pickled size of ``array``'s lowered graph (futures pickle as their keys)."""
+    graph = lower(array._read()).__dask_graph__()
+    return len(pickle.dumps(dict(graph), protocol=5))
+
+
+def drain_incoming(client: Client) -> list[tuple[str, int]]:
+    """(key, bytes) of every key a worker fetched from another since the last call."""
+
+    def drain(dask_worker: Any) -> list[tuple[str, int]]:
+        fetched = [
+            (str(key), size)
+            for entry in dask_worker.transfer_incoming_log
+            for key, size in entry["keys"].items()
+        ]
+        dask_worker.transfer_incoming_log.clear()
+        return fetched
+
+    return [item for items in client.run(drain).values() for item in items]
+
+
+def test_host_data_is_scattered_once_in_contiguous_blocks(client: Client, backend: str) -> None:
+    host = numpy.random.default_rng(0).random((1200, 1100))  # 10.6 MB, 4 tiles
+    a = dnp.array(host)
+    assert graph_bytes(a) < GRAPH_LIMIT  # the blocks are futures, not data
+    first = lower(a._read())
+    again = lower(a._read())
+    assert set(futures_of(first)) == set(futures_of(again))  # scattered once
+    assert len(futures_of(first)) == first.npartitions > 1
+    for _ in range(3):  # used again and again, as a solver's matrix is
+        numpy.testing.assert_allclose(float((a * 2.0).sum()), (host * 2.0).sum(), rtol=1e-12)
+
+    keys = {future.key for future in futures_of(first)}
+
+    def layouts(dask_worker: Any) -> list[tuple[bool, bool]]:
+        held = [dask_worker.data[key] for key in keys if key in dask_worker.data]
+        return [
+            (value.flags.c_contiguous, value.flags.aligned)
+            for value in (getattr(v, "_host", v) for v in held)
+            if isinstance(value, numpy.ndarray)
+        ]
+
+    held = [layout for per_worker in client.run(layouts).values() for layout in per_worker]
+    if backend == "numpy":
+        assert len(held) == len(keys)
+    assert all(c and aligned for c, aligned in held), held
+    who_has = client.who_has(futures_of(first))
+    assert len({worker for workers in who_has.values() for worker in workers}) == 2  # owners
+
+
+def test_elementwise_work_on_draws_and_host_data_moves_no_block(
+    client: Client, backend: str
+) -> None:
+    """Monte Carlo pi: ``x`` and ``y`` blocks of one index are drawn on one worker."""
+    chunk_type = get_backend(backend).chunk_type
+    if sizeof.dispatch(chunk_type) is sizeof.dispatch(object):
+        pytest.skip(
+            f"the transfer log counts dask.sizeof of each chunk, and {chunk_type.__name__} "
+            "has no sizeof registered: bytes are measured on numpy and cupy"
+        )
+    n = 2_000_000
+    float(dnp.ones(8).sum())  # the cluster is up; the logs start empty below
+    drain_incoming(client)
+    rng = dnp.random.default_rng(42)
+    x, y = rng.random(n), rng.random(n)
+    assert x.to_dask().npartitions >= 2
+    inside = float(((x * x + y * y) <= 1.0).sum())
+    fetched = drain_incoming(client)
+    assert [item for item in fetched if item[1] > BLOCK] == []  # partial sums only
+    host = dnp.random.default_rng(42)
+    hx, hy = numpy.asarray(host.random(n)), numpy.asarray(host.random(n))
+    assert inside == float(((hx * hx + hy * hy) <= 1.0).sum())
+    w = dnp.array(numpy.linspace(0.0, 1.0, n))
+    drain_incoming(client)
+    wait(futures_of(lower(w._read())))
+    drain_incoming(client)
+    assert float((x * w).sum()) == pytest.approx(float((hx * numpy.linspace(0, 1, n)).sum()))
+    assert [item for item in drain_incoming(client) if item[1] > BLOCK] == []

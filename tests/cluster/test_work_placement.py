@@ -1,0 +1,124 @@
+"""The small-work policy (``_array/work_placement.py``) on a distributed scheduler: work
+whose inputs live in the client and whose arrays are at most ``client-work-bytes`` is
+computed in the client (no task reaches the scheduler), anything else goes to the
+cluster, and the values are the same either way (NumPy's)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import distributed
+import numpy
+import pytest
+
+import dask_gpunumeric as dnp
+from dask_gpunumeric.testing import assert_eq
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[distributed.LocalCluster]:
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
+    ) as cluster:
+        yield cluster
+
+
+@pytest.fixture(autouse=True)
+def work_on_the_cluster() -> Iterator[None]:
+    """The policy at its default (``tests/cluster/conftest.py`` turns it off elsewhere)."""
+    with dnp.config.set(client_work_bytes="64 MiB"):
+        yield
+
+
+@pytest.fixture
+def client(cluster: distributed.LocalCluster) -> Iterator[distributed.Client]:
+    with distributed.Client(cluster) as client, dnp.config.set(scheduler="distributed"):
+        yield client
+
+
+def tasks_run(cluster: distributed.LocalCluster) -> int:
+    """Tasks the scheduler has seen finish (or still holds) so far."""
+    prefixes = cluster.scheduler.task_prefixes.values()
+    return sum(sum(prefix.state_counts.values()) for prefix in prefixes)
+
+
+def conjugate_gradient(np: Any, a_host: numpy.ndarray, b_host: numpy.ndarray) -> Any:
+    """CG as a user writes it: inputs from ``np.array(host)``, a ``float()`` per step."""
+    a, b = np.array(a_host), np.array(b_host)
+    x = np.zeros_like(b)
+    r = b - a @ x
+    p = r.copy()
+    rs = float(r @ r)
+    for _ in range(8):
+        ap = a @ p
+        alpha = rs / float(p @ ap)
+        x = x + alpha * p
+        r = r - alpha * ap
+        rs_new = float(r @ r)
+        p = r + (rs_new / rs) * p
+        rs = rs_new
+    return x
+
+
+def spd(n: int) -> tuple[numpy.ndarray, numpy.ndarray]:
+    rng = numpy.random.default_rng(7)
+    m = rng.random((n, n))
+    return m @ m.T / n + numpy.eye(n), rng.random(n)
+
+
+def test_small_work_with_inputs_in_the_client_makes_no_task(client, cluster) -> None:
+    a, b = spd(400)  # 1.3 MB: far below client-work-bytes
+    before = tasks_run(cluster)
+    ours = conjugate_gradient(dnp, a, b)
+    assert_eq(ours, conjugate_gradient(numpy, a, b), rtol=1e-12, atol=1e-12)
+    assert tasks_run(cluster) == before
+
+
+def test_with_the_policy_off_the_same_work_runs_on_the_cluster(client, cluster) -> None:
+    a, b = spd(400)
+    before = tasks_run(cluster)
+    with dnp.config.set(client_work_bytes=0):
+        ours = conjugate_gradient(dnp, a, b)
+    # Blockwise products round differently; CG amplifies it a little.
+    assert_eq(ours, conjugate_gradient(numpy, a, b), rtol=1e-7, atol=1e-9)
+    assert tasks_run(cluster) > before
+
+
+def test_work_larger_than_the_limit_goes_to_the_cluster(client, cluster) -> None:
+    host = numpy.arange(200_000.0).reshape(400, 500)
+    before = tasks_run(cluster)
+    with dnp.config.set(client_work_bytes="100 kB"):  # the array is 1.6 MB
+        total = float((dnp.array(host) * 2).sum())
+    assert total == float((host * 2).sum())
+    assert tasks_run(cluster) > before
+
+
+def test_an_input_held_by_the_cluster_sends_the_work_there(client, cluster) -> None:
+    host = numpy.arange(200_000.0)
+    with dnp.config.set(client_work_bytes=0):
+        held = dnp.array(host).persist()  # on the workers
+    distributed.wait(distributed.futures_of(held.to_dask()))
+    before = tasks_run(cluster)
+    assert_eq(held * 3 + 1, host * 3 + 1)
+    assert tasks_run(cluster) > before
+
+
+def test_random_draws_are_the_same_here_and_on_the_cluster(client) -> None:
+    """A draw's values depend on its chunks only: where it is computed must not matter."""
+    x = dnp.random.default_rng(2026).standard_normal((300, 700))
+    assert x.to_dask().npartitions > 1  # several blocks at the suite's chunk size
+    here = numpy.asarray(x)
+    with dnp.config.set(client_work_bytes=0):
+        there = numpy.asarray(dnp.random.default_rng(2026).standard_normal((300, 700)))
+    numpy.testing.assert_array_equal(here, there)
+
+
+def test_small_reductions_and_products_here_are_numpys(client) -> None:
+    host = numpy.random.default_rng(3).random((300, 400))
+    ours = dnp.array(host)
+    for reduce in ("sum", "mean", "std", "var", "max", "argmin", "prod"):
+        assert_eq(getattr(ours, reduce)(axis=0), getattr(host, reduce)(axis=0))
+        assert_eq(getattr(ours, reduce)(), getattr(host, reduce)())
+    assert_eq(ours @ ours.T, host @ host.T)
+    assert_eq(dnp.tensordot(ours, ours, axes=([1], [1])), numpy.tensordot(host, host, ([1], [1])))
