@@ -13,6 +13,7 @@ from .._backends.base import ChunkBackend
 from .._ir.leaves import DaskData
 from .._lowering import core as lowering_core
 from .._lowering import lower
+from .._runtime import execution
 
 
 def _to_host(results: Any, backend: ChunkBackend, shape: tuple[int, ...]) -> numpy.ndarray:
@@ -71,4 +72,6 @@ class DaskCollectionMixin:
     # dask.array's, except that annotations recorded on the nodes survive it.
     __dask_optimize__ = staticmethod(lowering_core.optimize)
 
-    __dask_scheduler__ = staticmethod(da.Array.__dask_scheduler__)
+    # dask.compute/persist of our arrays with no default client run where ours do: the
+    # embedded cluster (started on first use) when gpunumeric.scheduler is distributed.
+    __dask_scheduler__ = staticmethod(execution.scheduler_get)

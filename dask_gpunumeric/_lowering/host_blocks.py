@@ -24,6 +24,7 @@ from typing import Any, cast
 
 import dask.array as da
 import numpy
+from dask.base import tokenize
 from dask.highlevelgraph import HighLevelGraph
 
 from .._ir.expr import Expr
@@ -81,6 +82,9 @@ def scattered(
     futures = execution.scatter_to(
         {worker: [block(index) for index in group] for worker, group in by_worker.items()}
     )
+    # Named after the scattered keys: the same data scattered again (a new leaf of equal
+    # content and name) must not reuse a key the scheduler knows with other futures.
+    name = f"{name}-{tokenize(*(f.key for group in futures.values() for f in group))}"
     graph: dict[Any, Any] = {
         (name, *index): future
         for worker, group in by_worker.items()

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import dask
+import dask.threaded
 import distributed
 
 from . import config, history, lineage
@@ -123,6 +124,21 @@ def checkpoint(*arrays: Any) -> tuple[Any, ...]:
     history.forget_finished_groups(client)
     history.forget_key_names(client)
     return cut
+
+
+def scheduler_get(graph: Any, keys: Any, **kwargs: Any) -> Any:
+    """A dask ``get`` for our collections' ``__dask_scheduler__``: dask calls it when no
+    default client exists, e.g. ``dask.persist(x)`` before any computation of ours, so it
+    starts the embedded cluster (``gpunumeric.scheduler: distributed``) as ours do, else
+    runs dask's local scheduler."""
+    client = _distributed_client()
+    if client is None:
+        return (
+            dask.get(graph, keys, **kwargs)
+            if _local_scheduler() == "synchronous"
+            else (dask.threaded.get(graph, keys, **kwargs))
+        )
+    return client.get(graph, keys, **kwargs)
 
 
 def last_computed() -> tuple[Any, ...]:

@@ -72,3 +72,30 @@ def test_a_script_without_a_main_guard_runs_once_and_exits_quietly(tmp_path) -> 
     assert run.returncode == 0, run.stderr
     assert run.stdout == f"top level\n{float((numpy.arange(20_000.0) * 2).sum())}\n"
     assert run.stderr == ""  # no warnings, no tracebacks at interpreter shutdown
+
+
+def test_dask_persist_before_any_computation_runs_on_the_embedded_cluster(
+    distributed_mode,
+) -> None:
+    """``dask.persist``/``dask.compute`` of our arrays with no client yet: dask asks the
+    collection for its scheduler, which starts the embedded cluster as ours do."""
+    import dask
+
+    host = numpy.arange(10_000.0).reshape(100, 100)
+    x = dnp.array(host) * 2
+    assert cluster.embedded_cluster() is None
+    (persisted,) = dask.persist(x)
+    started = cluster.embedded_cluster()
+    assert started is not None
+    client = cluster.active_client()
+    assert client is not None
+    computed = client.run_on_scheduler(
+        lambda dask_scheduler: sum(
+            p.state_counts["memory"] + p.state_counts["released"] + p.state_counts["forgotten"]
+            for p in dask_scheduler.task_prefixes.values()
+        )
+    )
+    assert computed > 0
+    assert_eq(persisted, host * 2)
+    (computed_value,) = dask.compute(x.sum())
+    assert computed_value == (host * 2).sum()
