@@ -75,13 +75,14 @@ def _computed_here(expr: Expr) -> ChunkValue | None:
     it here and every node can be (``work_placement.evaluate_here``); the live stores
     whose current values were computed on the way then hold them (as a persist would)."""
     backend = get_backend()
-    here = work_placement.evaluate_here(expr, backend)
+    stores = [s for s in list(live_stores) if not isinstance(s.version, ChunkValue)]
+    here = work_placement.evaluate_here(expr, backend, {s.version.number for s in stores})
     if here is None:
         return None
     value, values = here
-    for store in list(live_stores):
+    for store in stores:
         computed = values.get(store.version.number)
-        if computed is not None and not isinstance(store.version, ChunkValue):
+        if computed is not None:
             store.version = ChunkValue(computed, backend.name)
     return ChunkValue(value, backend.name)
 

@@ -68,14 +68,17 @@ def runs_in_client(exprs: list[Expr], backend: ChunkBackend | None = None) -> bo
     return True
 
 
-def evaluate_here(expr: Expr, backend: ChunkBackend) -> tuple[Any, dict[int, Any]] | None:
+def evaluate_here(
+    expr: Expr, backend: ChunkBackend, keep: set[int]
+) -> tuple[Any, dict[int, Any]] | None:
     """``expr`` computed eagerly in this process, node by node with the backend's array
     namespace as NumPy would (no graph, no task, no thread pool: ``_kernels/in_process``),
-    when the policy keeps it here; with every node's value by node number. ``None`` when
-    it goes elsewhere or has a node of a kind not evaluated here."""
+    when the policy keeps it here; with the values of the nodes numbered in ``keep``
+    computed on the way. ``None`` when it goes elsewhere, has a node of a kind not
+    evaluated here, or too many nodes (a loop's body: dask's threads here, fused)."""
     if not runs_in_client([expr], backend):
         return None
-    return in_process.evaluate_here(expr, _limit() // NOMINAL_ITEMSIZE, backend)
+    return in_process.evaluate_here(expr, _limit() // NOMINAL_ITEMSIZE, backend, keep)
 
 
 @contextlib.contextmanager

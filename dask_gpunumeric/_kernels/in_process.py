@@ -42,11 +42,8 @@ from .elementwise import elementwise
 
 # A bound on the nodes looked at per evaluation: only small trees built by one call are
 # ever evaluated here (stored values are leaves already), so the bound is never reached
-# by them, and a large unevaluable graph is not walked. A materialization's graph
-# (``evaluate_here``) reaches back to the last computed values: stores deeper than
-# ``persist-depth`` are computed, so a few hundred nodes at most.
+# by them, and a large unevaluable graph is not walked.
 _MAX_NODES = 64
-_MAX_NODES_HERE = 4096
 
 
 class _UnevaluableError(Exception):
@@ -74,39 +71,82 @@ def _computed(expr: Expr, backend: ChunkBackend, limit: int) -> Any:
 
 
 def evaluate_here(
-    expr: Expr, max_elements: int, backend: ChunkBackend
+    expr: Expr, max_elements: int, backend: ChunkBackend, keep: set[int]
 ) -> tuple[Any, dict[int, Any]] | None:
     """The small-work policy's eager path (``_array/work_placement.py``): ``expr``'s value
-    as one chunk of ``backend`` and every node's value by node number, computed here
-    node by node as NumPy would (no graph, no task), when every node has fewer than
-    ``max_elements`` elements and is of a kind evaluated here; else ``None``."""
+    as one chunk of ``backend``, computed here node by node as NumPy would (no graph, no
+    task, no thread pool), and the values of the nodes numbered in ``keep`` that were
+    computed on the way; ``None`` (nothing computed) unless every node has fewer than
+    ``max_elements`` elements and is of a kind evaluated here, and there are at most
+    ``EAGER_NODES`` of them. Each value is dropped once its last consumer has run (as
+    NumPy's temporaries are), unless kept."""
     if not config.get("in-process-evaluation") or not backend.evaluates_in_client:
         return None
-    evaluation = _Evaluation(backend, max_elements, _MAX_NODES_HERE, _materialization_table)
-    try:
-        value = evaluation.value(expr)
-    except _UnevaluableError:
+    plan = _plan(expr, max_elements, backend)
+    if plan is None:
         return None
-    return value, evaluation.values
+    order, consumers = plan
+    values: dict[int, Any] = {}
+    for node in order:
+        if type(node) is leaves.ChunkValue:
+            values[node.number] = node.value
+            continue
+        inputs = [values[child.number] for child in node.children]
+        values[node.number] = _materialization_table[type(node)](node, inputs, backend)
+        for child in {child.number for child in node.children}:
+            consumers[child] -= 1
+            if not consumers[child] and child not in keep:
+                del values[child]
+    return values[expr.number], {n: values[n] for n in keep if n in values}
+
+
+# At most this many nodes per eager evaluation: more say the work is a loop's body over and
+# over (a stencil's iterations), which fusion and halo exchange on dask's threads do better.
+EAGER_NODES = 32
+
+
+def _plan(
+    expr: Expr, max_elements: int, backend: ChunkBackend
+) -> tuple[list[Expr], dict[int, int]] | None:
+    """``expr``'s nodes in an order where children come first, and each node's number of
+    consumers; ``None`` when one cannot be evaluated here (see ``evaluate_here``)."""
+    order: list[Expr] = []
+    consumers: dict[int, int] = {}
+    stack: list[tuple[Expr, bool]] = [(expr, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if children_done:
+            order.append(node)
+            continue
+        if node.number in consumers:
+            continue
+        consumers[node.number] = 0
+        if len(consumers) > EAGER_NODES or math.prod(node.shape) >= max_elements:
+            return None
+        if type(node) is leaves.ChunkValue:
+            if node.backend != backend.name:
+                return None
+            order.append(node)
+            continue
+        if type(node) not in _materialization_table:
+            return None
+        stack.append((node, True))
+        stack.extend((child, False) for child in node.children)
+    for node in order:
+        for child in {child.number for child in node.children}:
+            consumers[child] += 1
+    return order, consumers
 
 
 class _Evaluation:
     """One expression's evaluation: its nodes' values, children first, each node once
     (a node reached twice, as ``x`` in ``x[...] = x + t``, is computed once)."""
 
-    __slots__ = ("backend", "limit", "max_nodes", "table", "values", "visited")
+    __slots__ = ("backend", "limit", "values", "visited")
 
-    def __init__(
-        self,
-        backend: ChunkBackend,
-        limit: int,
-        max_nodes: int = _MAX_NODES,
-        table: dict[type, Kernel] | None = None,
-    ) -> None:
+    def __init__(self, backend: ChunkBackend, limit: int) -> None:
         self.backend = backend
         self.limit = limit
-        self.max_nodes = max_nodes
-        self.table = _kernel_table if table is None else table
         self.values: dict[int, Any] = {}
         self.visited = 0
 
@@ -120,10 +160,10 @@ class _Evaluation:
         if known is not _UNKNOWN:
             return known
         self.visited += 1
-        if self.visited > self.max_nodes or not _is_evaluable(node, self.limit, self.table):
+        if self.visited > _MAX_NODES or not _is_evaluable(node, self.limit):
             raise _UnevaluableError
         inputs = [self.value(child) for child in node.children]
-        result = self.table[type(node)](node, inputs, self.backend)
+        result = _kernel_table[type(node)](node, inputs, self.backend)
         self.values[node.number] = result
         return result
 
@@ -132,8 +172,8 @@ _UNKNOWN = object()
 Kernel = Callable[[Any, list[Any], ChunkBackend], Any]
 
 
-def _is_evaluable(node: Expr, limit: int, table: dict[type, Kernel]) -> bool:
-    if math.prod(node.shape) >= limit or type(node) not in table:
+def _is_evaluable(node: Expr, limit: int) -> bool:
+    if math.prod(node.shape) >= limit or type(node) not in _kernel_table:
         return False
     # Explicit chunks= of several blocks say the user wants this array partitioned.
     return not isinstance(node, leaves.Leaf) or not node.chunks or max(map(len, node.chunks)) <= 1

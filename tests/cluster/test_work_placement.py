@@ -122,3 +122,36 @@ def test_small_reductions_and_products_here_are_numpys(client) -> None:
         assert_eq(getattr(ours, reduce)(), getattr(host, reduce)())
     assert_eq(ours @ ours.T, host @ host.T)
     assert_eq(dnp.tensordot(ours, ours, axes=([1], [1])), numpy.tensordot(host, host, ([1], [1])))
+
+
+def test_short_expressions_are_eager_and_loop_bodies_run_on_threads_here(
+    client, cluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A convergence check's few nodes are computed node by node (no dask at all); a
+    stencil's many iterations go to dask's threads in this process (fused, halo), and
+    still make no task on the cluster."""
+    from dask_gpunumeric._runtime import execution
+
+    runs: list[bool] = []
+    real = execution.compute
+
+    def recording(*collections: Any) -> Any:
+        runs.append(execution.on_cluster())
+        return real(*collections)
+
+    monkeypatch.setattr(execution, "compute", recording)
+    before = tasks_run(cluster)
+    a, b = spd(300)
+    conjugate_gradient(dnp, a, b)
+    assert runs == []  # every float() eager
+    host = numpy.zeros((302, 302))
+    grid = dnp.array(host)
+    for values in (host, grid):
+        values[0, :] = 40.0
+        for _ in range(12):
+            values[1:-1, 1:-1] = 0.25 * (
+                values[:-2, 1:-1] + values[2:, 1:-1] + values[1:-1, :-2] + values[1:-1, 2:]
+            )
+    assert float(grid.sum()) == pytest.approx(float(host.sum()), rel=1e-12)
+    assert runs and not any(runs)  # dask, in this process
+    assert tasks_run(cluster) == before
