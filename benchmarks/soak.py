@@ -259,7 +259,11 @@ def run(args: argparse.Namespace, on_sample: Callable[[SoakSample], None]) -> di
     theirs, grid_np = expected(settings)
     ours, samples = Reductions(), []
     with (
-        dask.config.set({"gpunumeric.max-chunk-bytes.cpu": args.block_bytes}),
+        # The soak is of the cluster: its 2 MB grid would stay in the client otherwise
+        # (the small-work policy, docs/performance.md "Where small work runs").
+        dask.config.set(
+            {"gpunumeric.max-chunk-bytes.cpu": args.block_bytes, "gpunumeric.client-work-bytes": 0}
+        ),
         loop_client(not args.threads) as client,
     ):
         grid, steps = stencil_grid(dask_gpunumeric, settings.n)
