@@ -27,6 +27,8 @@ once, whatever ``--backends`` says.
 
 from __future__ import annotations
 
+import os
+
 import functools
 import pathlib
 
@@ -129,6 +131,10 @@ def no_dask_cuda_reason() -> str | None:
 # Test arrays are small: below the library's default (65,536) they would all be one chunk
 # (and evaluated in-process), so tests lower the threshold to exercise multi-block paths.
 TEST_MIN_CHUNK_ELEMENTS = 4096
+# The small-work policy would compute most test arrays eagerly in this process with NumPy
+# itself, and the suite would no longer test lowering: it is off unless this environment
+# variable sets it (CI runs tests/parity and tests/property once more with "64 MiB").
+TEST_CLIENT_WORK_BYTES = os.environ.get("DGN_TESTS_CLIENT_WORK_BYTES", "0")
 
 
 @pytest.fixture(scope="session")
@@ -145,5 +151,6 @@ def backend(request: pytest.FixtureRequest, kernel_cache: str):
         scheduler="threads",
         min_chunk_elements=TEST_MIN_CHUNK_ELEMENTS,
         kernel_cache=kernel_cache,
+        client_work_bytes=TEST_CLIENT_WORK_BYTES,
     ):
         yield name

@@ -1,13 +1,20 @@
 """Where a materialization runs: the small-work policy.
 
 On a cluster every computation costs at least one scheduler round trip (10-20 ms on the
-embedded cluster of a 2-core machine, more under load), while NumPy needs about a
-millisecond for a matrix-vector product of 8 MB. So a computation whose inputs all live
-in this process (host data from ``np.array(host)``, values computed here before, creation
-routines and random draws, which live nowhere yet) and whose arrays are small runs on
-dask's threaded scheduler here, and its persisted results stay here; everything else
-goes to the cluster. In a solver of small matrices every convergence check then costs a
-local thread pool's overhead, not a round trip.
+embedded cluster of a 2-core machine, more under load), and even dask's threads cost a
+few milliseconds per computation, while NumPy needs about a millisecond for a
+matrix-vector product of 8 MB. So a computation whose inputs all live in this process
+(host data from ``np.array(host)``, values computed here before, creation routines and
+random draws, which live nowhere yet) and whose arrays are small stays here:
+
+- a short expression (at most ``in_process.EAGER_NODES`` nodes: a convergence check) is
+  computed node by node with the backend's array namespace, as NumPy would: no graph, no
+  task, no thread pool (``_kernels/in_process.evaluate_here``), on any scheduler;
+- a longer one (a loop's iterations since the last persist) runs on dask's threaded
+  scheduler in this process, fused, when the configured scheduler is distributed.
+
+Persisted results stay here; everything else goes to the configured scheduler. In a
+solver of small matrices every convergence check then costs NumPy's work.
 
 "Small": no leaf and no node of the expression is larger than
 ``gpunumeric.client-work-bytes``, and the leaves together are not either. One input held
@@ -19,7 +26,6 @@ values, do not depend on where a computation runs); only the scheduler differs.
 The crossover (``python -m benchmarks.small_work``) and the table of decisions are in
 ``docs/performance.md``.
 """
-
 from __future__ import annotations
 
 import contextlib
@@ -40,12 +46,16 @@ from .._runtime.partitioning import NOMINAL_ITEMSIZE
 
 def runs_in_client(exprs: list[Expr], backend: ChunkBackend | None = None) -> bool:
     """Whether a computation of ``exprs`` on the configured distributed scheduler runs in
-    this process instead (see the module docstring): never where this process cannot make
-    the backend's chunks (CuPy without a device here)."""
-    if not execution.on_cluster() or not (backend or get_backend()).evaluates_in_client:
-        return False
+    this process instead (see the module docstring)."""
+    return execution.on_cluster() and kept_here(exprs, backend or get_backend())
+
+
+def kept_here(exprs: list[Expr], backend: ChunkBackend) -> bool:
+    """Whether the policy keeps a computation of ``exprs`` in this process, whatever the
+    scheduler: its inputs are here and its arrays small. Never where this process cannot
+    make the backend's chunks (CuPy without a device here)."""
     limit = _limit()
-    if limit <= 0:
+    if limit <= 0 or not backend.evaluates_in_client:
         return False
     leaf_bytes = 0
     seen: set[int] = set()
@@ -76,7 +86,7 @@ def evaluate_here(
     when the policy keeps it here; with the values of the nodes numbered in ``keep``
     computed on the way. ``None`` when it goes elsewhere, has a node of a kind not
     evaluated here, or too many nodes (a loop's body: dask's threads here, fused)."""
-    if not runs_in_client([expr], backend):
+    if not kept_here([expr], backend):
         return None
     return in_process.evaluate_here(expr, _limit() // NOMINAL_ITEMSIZE, backend, keep)
 
