@@ -4,8 +4,8 @@ disk cache and the heat counters that decide when a program is worth compiling.
 numexpr runs a program in its virtual machine, one operation at a time over small buffers:
 on a memory-bound stencil that is about twice the time of copying the block. A loop
 compiled for the program (its source from ``_codegen/numba_source.py``) reads each input
-once and writes the result once, at about the copy's time. Compiling costs about a second
-of CPU (and importing Numba a third of that), so it is done once per program and machine,
+once and writes the result once, at about the copy's time. Compiling costs under a second
+of CPU (and importing Numba a third of one), so it is done once per program and machine,
 in a background thread; until it is ready (or when Numba is not installed or fails to
 import, or the program is not one of those ``numba_source`` covers) blocks are evaluated
 by numexpr as before.
@@ -26,7 +26,8 @@ program whose source file is there already is loaded at its first block, hot or 
 One compile per machine: the workers of a machine reach the same program together, so the
 compile holds a lock file beside the source (``flock``, released by the kernel when a
 process dies); the other workers' threads wait for it, up to ``LOCK_SECONDS``, and then
-load Numba's cache instead of compiling again.
+load Numba's cache instead of compiling again. A ``.compiled`` file beside the source
+says the loops are in the cache: loads take no lock.
 """
 
 from __future__ import annotations
@@ -84,7 +85,8 @@ def _compiled(
     program: ScalarProgram, elements: int, table: dict[str | None, Kernel | None]
 ) -> Kernel | None:
     """``table``'s function for ``program`` once compiled; counts ``elements`` towards
-    the program being hot, and starts the compile when it is (or when it is cached)."""
+    the program being hot, and starts the compile when it is, when it is cached, or at a
+    block of ``MIN_ELEMENTS`` with a disk cache to compile into."""
     source = kernel_source(program)  # the key: 0.0 == -0.0 in programs, not in sources
     with _lock:
         if source in _kernels:
@@ -143,6 +145,9 @@ def _compile(source: str, inputs: int, path: Path | None) -> None:
         import_numba()  # while another process may hold the lock: off the wait's end
         with _machine_lock(path):
             kernels = _numba_kernels(source, inputs, path)
+            if kernels is not None and path is not None:
+                with contextlib.suppress(OSError):  # then the next loads take the lock too
+                    _done_marker(path).touch()
     except Exception as error:  # noqa: BLE001 - any failure leaves numexpr, said once
         warn_once(f"compiling a stencil loop failed ({type(error).__name__}: {error})")
         kernels = None
@@ -153,17 +158,18 @@ def _compile(source: str, inputs: int, path: Path | None) -> None:
 @contextlib.contextmanager
 def _machine_lock(path: Path | None) -> Iterator[None]:
     """Held while this process compiles ``path``'s source: another process holding it is
-    compiling the same loops into the cache, which this one then loads. No lock without a
-    disk cache, where ``flock`` is missing or refused (some network file systems), or
-    after ``LOCK_SECONDS`` of waiting (compiling twice is only slower)."""
+    compiling the same loops into the cache, which this one then loads. No lock once they
+    are in the cache (loads do not wait for each other), without a disk cache, where
+    ``flock`` is missing or refused (some network file systems), or after
+    ``LOCK_SECONDS`` of waiting (compiling twice is only slower)."""
     try:
         import fcntl
     except ImportError:  # not POSIX
         yield
         return
     try:
-        if path is None:
-            raise OSError("no disk cache")
+        if path is None or _done_marker(path).exists():
+            raise OSError("no disk cache, or nothing left to compile")
         path.parent.mkdir(parents=True, exist_ok=True)
         handle = open(path.with_suffix(".lock"), "a")  # noqa: SIM115 - closed below
     except OSError:
@@ -182,6 +188,11 @@ def _machine_lock(path: Path | None) -> Iterator[None]:
             except OSError:  # not supported here
                 break
         yield  # closing the file releases the lock
+
+
+def _done_marker(path: Path) -> Path:
+    """The file that says ``path``'s loops are in Numba's cache beside it."""
+    return path.with_suffix(".compiled")
 
 
 def import_numba() -> ModuleType | None:

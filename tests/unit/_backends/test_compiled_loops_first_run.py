@@ -92,12 +92,14 @@ def test_a_first_run_compiles_at_its_first_large_block_with_a_disk_cache(
     assert list(path.parent.glob("__pycache__/*sweeps*.nbi"))  # Numba's, for later runs
 
 
-def test_a_compile_waits_for_another_process_holding_the_lock(
+def test_a_compile_waits_for_another_process_holding_the_lock_a_load_does_not(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, nothing_compiled: None
 ) -> None:
     program = scaled_sum((F8, F8), op="subtract")
     with dnp.config.set(kernel_cache=str(tmp_path)):
-        path = compiled_loops.source_path(kernel_source(program))
+        source = kernel_source(program)
+        assert source is not None
+        path = compiled_loops.source_path(source)
         assert path is not None
         path.parent.mkdir(parents=True)
         with open(path.with_suffix(".lock"), "a") as other:  # another process compiling
@@ -108,11 +110,20 @@ def test_a_compile_waits_for_another_process_holding_the_lock(
             assert thread.is_alive()  # cannot finish: the lock is held
             assert compiled_loops.compiled_kernel(program, 1) is None  # numexpr meanwhile
         compiled_loops.wait_for_compiles(timeout=120)  # closing the file released it
-        kernel = compiled_loops.compiled_kernel(program, 1)
-    assert kernel is not None
-    out = numpy.empty(2)
-    kernel(numpy.array([1.0, -0.0]), numpy.array([0.5, 0.0]), out)
-    numpy.testing.assert_array_equal(out, 0.2 * numpy.array([0.5, -0.0]), strict=True)
+        kernel: Any = compiled_loops.compiled_kernel(program, 1)  # a Numba dispatcher
+        assert kernel is not None and not kernel.stats.cache_hits  # compiled here
+        monkeypatch.setattr(compiled_loops, "_kernels", {None: None})  # a later process
+        monkeypatch.setattr(compiled_loops, "_compiling", [])
+        with open(path.with_suffix(".lock"), "a") as other:  # a third compiling: no wait
+            fcntl.flock(other, fcntl.LOCK_EX)
+            assert compiled_loops.compiled_kernel(program, 1) is None  # cached: loading
+            compiled_loops.wait_for_compiles(timeout=120)
+            loaded: Any = compiled_loops.compiled_kernel(program, 1)
+    assert loaded is not None and sum(loaded.stats.cache_hits.values()) == 2
+    for compiled in (kernel, loaded):
+        out = numpy.empty(2)
+        compiled(numpy.array([1.0, -0.0]), numpy.array([0.5, 0.0]), out)
+        numpy.testing.assert_array_equal(out, 0.2 * numpy.array([0.5, -0.0]), strict=True)
 
 
 def failing_numba_import(monkeypatch: pytest.MonkeyPatch, error: Exception) -> list[int]:
