@@ -1,8 +1,9 @@
 """A first run of the compiled loops (``_backends/compiled_loops.py``): with a fresh disk
 cache the compile starts at the first large block (the blocks before it, and a run without
-a disk cache, take the numexpr route), results equal NumPy's bit for bit either way; one
-process compiles while another holding the machine's lock does; and a Numba that fails to
-import, whatever it raises, turns the loops off with one warning naming the cause."""
+a disk cache, take the numexpr route), results equal NumPy's bit for bit either way; of two processes reaching a program
+together one compiles and the other loads what it wrote (a compile waits on the machine's
+lock, a load does not); and a Numba that fails to import, whatever it raises, turns the
+loops off with one warning naming the cause."""
 
 from __future__ import annotations
 
@@ -218,3 +219,50 @@ def test_threads_asking_together_start_one_compile(
         compiled_loops.wait_for_compiles(timeout=120)
         assert len(compiled_loops._compiling) == 1
         assert compiled_loops.compiled_kernel(program, 1) is not None
+
+
+COMPILING_PROCESS = """
+import sys, time
+from pathlib import Path
+import numpy
+import dask_gpunumeric as dnp
+from dask_gpunumeric._backends import compiled_loops
+from tests.unit._codegen.test_numba_source import F8, scaled_sum
+
+cache, name = Path(sys.argv[1]), sys.argv[2]
+(cache.parent / f"ready-{name}").touch()
+while len(list(cache.parent.glob("ready-*"))) < 2:  # both processes reach it together
+    time.sleep(0.01)
+program = scaled_sum((F8, F8), op="add")
+with dnp.config.set(kernel_cache=str(cache)):
+    assert compiled_loops.compiled_kernel(program, compiled_loops.MIN_ELEMENTS) is None
+    compiled_loops.wait_for_compiles(timeout=300)
+    kernel = compiled_loops.compiled_kernel(program, 1)
+    sweeps = compiled_loops.compiled_sweeps(program, 1)
+out = numpy.empty(2)
+kernel(numpy.array([1.0, 2.0]), numpy.array([3.0, -0.5]), out)
+assert out.tolist() == (0.2 * numpy.array([4.0, 1.5])).tolist()
+hits = [sum(f.stats.cache_hits.values()) for f in (kernel, sweeps)]
+print("hits", *hits)
+"""
+
+
+def test_two_processes_reaching_a_program_together_compile_it_once(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parents[3]
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", COMPILING_PROCESS, str(tmp_path / "kernels"), name],
+            cwd=root,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for name in ("first", "second")
+    ]
+    outputs = [process.communicate(timeout=300) for process in processes]
+    for process, (_, stderr) in zip(processes, outputs, strict=True):
+        assert process.returncode == 0, stderr
+    hits = sorted(stdout.split("hits")[1].split() for stdout, _ in outputs)
+    # One compiled both loops (no hits), the other loaded both signatures of ``kernel``
+    # and ``sweeps`` from the cache the first wrote, after waiting on its lock.
+    assert hits == [["0", "0"], ["2", "1"]], outputs
