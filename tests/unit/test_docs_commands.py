@@ -34,6 +34,7 @@ EXERCISED_BY = {
     ".venv/bin/python -m pytest --nbmake notebooks/": ".ci/run: pytest -q --nbmake",
     "dgn-run --profile report.html --dataflow graph.svg examples/stencil.py -n 2000 -i 50": "tests/cluster/test_launcher.py::test_stencil_on_the_embedded_cluster_with_every_diagnostic",
     "python -m benchmarks.halo --sizes 4000 --iterations 20 --systems numpy,ours-on --profile": "tests/unit/test_halo_benchmark.py::test_profile_of_chosen_systems",
+    "python -m benchmarks.first_run": "tests/unit/test_first_run_benchmark.py::test_pairs_of_fresh_processes_print_numpys_checksum",
     "python -m benchmarks.soak --quick": "tests/unit/test_soak_benchmark.py::test_quick_soak_on_the_embedded_cluster",
     "python -m benchmarks run --quick --out /tmp/results.json": ".ci/run: benchmark suite --quick",
     # the full run takes 15-20 minutes: the test runs the same command line at tiny sizes

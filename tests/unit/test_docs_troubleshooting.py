@@ -18,8 +18,9 @@ import pytest
 import dask_gpunumeric as dgn
 from dask_gpunumeric import cli
 from dask_gpunumeric._api.fallback import policy
-from dask_gpunumeric._backends import choice, cupy_backend
+from dask_gpunumeric._backends import choice, compiled_loops, cupy_backend
 from dask_gpunumeric._runtime import cluster
+from tests.unit._backends.test_compiled_loops_first_run import failing_numba_import
 
 PAGE = pathlib.Path(__file__).resolve().parents[2] / "docs" / "troubleshooting.md"
 
@@ -118,3 +119,12 @@ def test_worker_out_of_memory(backend: str, nanny_log: _Records) -> None:
     message = re.sub(r"tcp://\S+", "tcp://<worker>", record.getMessage())
     message = re.sub(r"pid=\d+", "pid=<pid>", message)
     assert_quoted(f"{record.name} - {record.levelname} - {message}")
+
+
+def test_compiled_loops_off_names_the_cause(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(compiled_loops, "_warned", set())
+    failing_numba_import(monkeypatch, AttributeError("module 'coverage' has no attribute 'types'"))
+    with pytest.warns(compiled_loops.CompiledLoopsWarning) as caught:
+        assert compiled_loops.import_numba() is None
+    (warning,) = caught
+    assert_quoted(f"CompiledLoopsWarning: {warning.message}")
