@@ -27,9 +27,8 @@ once, whatever ``--backends`` says.
 
 from __future__ import annotations
 
-import os
-
 import functools
+import os
 import pathlib
 
 import pytest
