@@ -26,6 +26,7 @@ values, do not depend on where a computation runs); only the scheduler differs.
 The crossover (``python -m benchmarks.small_work``) and the table of decisions are in
 ``docs/performance.md``.
 """
+
 from __future__ import annotations
 
 import contextlib
