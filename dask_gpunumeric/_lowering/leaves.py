@@ -102,6 +102,13 @@ def lower_chunk_value(node: ir.ChunkValue, inputs: list, backend: ChunkBackend) 
     """One block holding (a copy of: the caller may write to what ``compute`` returns) the
     value; moved to another backend's chunks first if it is not ``backend``'s."""
     value = node.value if node.backend == backend.name else backend.from_any(node.value)
+    if host_blocks.worth_scattering(host_blocks.nbytes(node.shape, node.dtype)):
+        # A value computed in the client (the small-work policy) read on a cluster: sent
+        # once, not inside every graph (results there are copies: nothing writes to it).
+        meta = backend.meta(node.ndim, node.dtype)
+        return host_blocks.scattered(
+            node, node.name, node.chunks, meta, lambda index: value, backend.as_chunk
+        )
     origin = (0,) * node.ndim
     graph: dict[Any, Any] = {(node.name, *origin): (operator.methodcaller("copy"), value)}
     layer = HighLevelGraph.from_collections(node.name, graph, dependencies=())

@@ -117,3 +117,19 @@ def test_elementwise_work_on_draws_and_host_data_moves_no_block(
     drain_incoming(client)
     assert float((x * w).sum()) == pytest.approx(float((hx * numpy.linspace(0, 1, n)).sum()))
     assert [item for item in drain_incoming(client) if item[1] > BLOCK] == []
+
+
+def test_a_value_computed_in_the_client_goes_to_the_cluster_once(client: Client) -> None:
+    """A result of the small-work policy (a ``ChunkValue``) read by work on the cluster."""
+    host = numpy.random.default_rng(1).random((700, 600))  # 3.4 MB
+    with dnp.config.set(client_work_bytes="64 MiB"):
+        here = dnp.array(host) * 2.0
+        float(here.sum())  # computed in the client: here's store holds the value
+    assert type(here._store.version).__name__ == "ChunkValue"
+    big = dnp.random.default_rng(3).random((700, 600))
+    assert graph_bytes(here + big) < GRAPH_LIMIT
+    numpy.testing.assert_allclose(
+        float((here + big).sum()),
+        float((host * 2.0 + numpy.asarray(dnp.random.default_rng(3).random((700, 600)))).sum()),
+        rtol=1e-12,
+    )
