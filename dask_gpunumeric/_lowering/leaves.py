@@ -106,8 +106,9 @@ def lower_chunk_value(node: ir.ChunkValue, inputs: list, backend: ChunkBackend) 
         # A value computed in the client (the small-work policy) read on a cluster: sent
         # once, not inside every graph (results there are copies: nothing writes to it).
         meta = backend.meta(node.ndim, node.dtype)
+        chunks = tuple((n,) for n in node.shape)
         return host_blocks.scattered(
-            node, node.name, node.chunks, meta, lambda index: value, backend.as_chunk
+            node, node.name, chunks, meta, lambda index: value, backend.as_chunk
         )
     origin = (0,) * node.ndim
     graph: dict[Any, Any] = {(node.name, *origin): (operator.methodcaller("copy"), value)}
