@@ -22,6 +22,7 @@ from .._backends.base import ChunkBackend
 from .._ir.leaves import DaskData
 from .._lowering import core as lowering_core
 from .._lowering import lower
+from .._runtime.distributed_internals import meta_of
 
 
 def _to_host(results: Any, backend: ChunkBackend, shape: tuple[int, ...]) -> numpy.ndarray:
@@ -52,18 +53,20 @@ class DaskCollectionMixin:
     def _read(self) -> Any:
         raise NotImplementedError
 
-    def _dask_array(self) -> da.Array:
+    def _dask_array(self, placed: bool = True) -> da.Array:
+        """The lowered value; ``placed=False``: without owner placement, the graph dask
+        users get (``to_dask``: dask's fusion takes no per-key ``workers`` function)."""
         backend = get_backend()
-        key = (self._store.version.number, self._view, backend.name)
+        key = (self._store.version.number, self._view, backend.name, placed)
         if self._lowered is None or self._lowered[0] != key:
-            self._lowered = (key, lower(self._read(), backend))
+            self._lowered = (key, lower(self._read(), backend, placed=placed))
         return self._lowered[1]
 
     # -- dask.array's conventions --------------------------------------------------------
     @property
     def chunks(self) -> tuple[tuple[int, ...], ...]:
         """The block sizes along each axis, as ``dask.array.Array.chunks``."""
-        return tuple(map(tuple, self._dask_array().chunks))
+        return tuple(map(tuple, self._dask_array(placed=False).chunks))
 
     @property
     def chunksize(self) -> tuple[int, ...]:
@@ -88,7 +91,7 @@ class DaskCollectionMixin:
         through ``dask.array.sliding_window_view``) rechunks its input and hands the result
         to ``dask.array`` functions that accept ``dask.array.Array`` only.
         """
-        return self._dask_array().rechunk(chunks, **kwargs)
+        return self._dask_array(placed=False).rechunk(chunks, **kwargs)
 
     @property
     def blocks(self) -> BlockView:
@@ -100,12 +103,12 @@ class DaskCollectionMixin:
     def _meta(self) -> Any:
         """An empty block of the backend's chunk type: dask's functions read ``x._meta``
         of arrays they are given (``sliding_window_view``, ``meta_from_array``)."""
-        return self._dask_array()._meta
+        return meta_of(self._dask_array(placed=False))
 
     def to_dask_array(self) -> da.Array:
         """``to_dask()``, under the name ``dask.array.asarray`` looks for: every
         ``dask.array`` function takes our arrays as the dask arrays of their values."""
-        return self._dask_array()
+        return self._dask_array(placed=False)
 
     def __dask_graph__(self) -> Any:
         return self._dask_array().__dask_graph__()
