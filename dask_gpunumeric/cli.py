@@ -100,8 +100,7 @@ def check_optional_dependencies(options: argparse.Namespace) -> None:
         missing += [f"the {name} program" for name in programs if shutil.which(name) is None]
         if missing:
             raise SystemExit(
-                f"dgn-run: --{flag} needs {', '.join(missing)}, which is not installed: "
-                f"{install}"
+                f"dgn-run: --{flag} needs {', '.join(missing)}, which is not installed: {install}"
             )
 
 

@@ -10,9 +10,8 @@ reads (xarray takes any duck array with ``__dask_graph__`` for a dask array and 
 
 from __future__ import annotations
 
-from typing import Any
-
 import math
+from typing import Any
 
 import dask.array as da
 import numpy
