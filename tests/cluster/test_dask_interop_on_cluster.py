@@ -43,6 +43,8 @@ def test_to_dask_after_a_materialization_takes_dask_operations(backend: str) -> 
     assert float(b.sum()) == (HOST * 2).sum()  # b's store is persisted with placement
     b.persist()  # discarded, as in the issue
     d = b.to_dask()
+    assert host_value(da.sum(b)) == (HOST * 2).sum()  # dask.array functions take ours
+    numpy.testing.assert_array_equal(host_value(da.asarray(b)), HOST * 2)
     for layer in d.__dask_graph__().layers.values():  # annotations dask's fusion takes
         assert not callable((layer.annotations or {}).get("workers"))
     assert host_value((d + 1).sum()) == (HOST * 2 + 1).sum()
@@ -93,9 +95,20 @@ def test_the_library_inside_a_task_uses_the_workers_client(
             large = float((x * 2 + 1).sum())
         return small, large, embedded_cluster() is None
 
-    small, large, no_cluster_started = client.submit(in_a_task, backend, pure=False).result(
-        RESULT_TIMEOUT
-    )
-    assert small == numpy.ones(1000).sum()
-    assert large == (HOST * 2 + 1).sum()
-    assert no_cluster_started
+    # the backend under test, and the default (auto: the task asks the workers, too)
+    for task_backend in (backend, "auto"):
+        future = client.submit(in_a_task, task_backend, pure=False)
+        small, large, no_cluster_started = future.result(RESULT_TIMEOUT)
+        assert small == numpy.ones(1000).sum()
+        assert large == (HOST * 2 + 1).sum()
+        assert no_cluster_started
+
+
+def test_xarray_rolling_over_ours_on_a_cluster(backend: str) -> None:
+    """xarray's dask path (``rolling``) on an array materialized on the cluster."""
+    xr = pytest.importorskip("xarray")
+    a = dnp.array(HOST, chunks=CHUNKS) / 7
+    assert float(a.sum()) == pytest.approx((HOST / 7).sum(), rel=1e-14)
+    result = xr.DataArray(a, dims=("x", "y")).rolling(x=5, center=True).mean()
+    expected = xr.DataArray(HOST / 7, dims=("x", "y")).rolling(x=5, center=True).mean()
+    numpy.testing.assert_allclose(host_value(result.data), expected.values, rtol=1e-13)
