@@ -38,6 +38,9 @@ def host_value(result: Any) -> numpy.ndarray:
 
 
 OPERATIONS: dict[str, Callable[[Any], Any]] = {
+    "compute": lambda d: d.compute(),
+    "persist": lambda d: (d + 1).persist(),
+    "chunk": lambda d: d.chunk({"x": 6}) * 2,
     "mean": lambda d: d.mean("x"),
     "mean-all": lambda d: d.mean(),
     "arithmetic": lambda d: (d * 2 - d.mean("y")) / 3,
@@ -72,10 +75,15 @@ def test_xarray_over_ours_equals_xarray_over_numpy(backend: str, name: str) -> N
     numpy.testing.assert_allclose(host_value(result), expected.values, rtol=1e-12, equal_nan=True)
 
 
-def test_rolling_keeps_the_chunk_type(backend: str) -> None:
-    result = data_array(dnp.array(HOST, chunks=(4, 5))).rolling(x=3).mean()
-    assert isinstance(result.data, da.Array)
-    assert type(result.data._meta) is get_backend().chunk_type
+def test_which_results_are_ours_dask_or_numpy(backend: str) -> None:
+    d = data_array(dnp.array(HOST, chunks=(4, 5)))
+    assert d.chunks == ((4, 4, 4), (5, 5))
+    for result in (d.mean("x"), d.coarsen(x=3).mean(), (d + 1).persist()):
+        assert isinstance(result.data, dnp.ndarray)
+    assert type(d.compute().data) is numpy.ndarray  # compute() is host memory, as ours
+    rolled = d.rolling(x=3).mean()
+    assert isinstance(rolled.data, da.Array)
+    assert type(rolled.data._meta) is get_backend().chunk_type
 
 
 def test_interp_of_ours_is_refused_by_xarray(backend: str) -> None:
