@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import os
 import runpy
+import shutil
 import sys
 import traceback
 from collections.abc import Iterator, Sequence
@@ -58,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     options = build_parser().parse_args(argv)
+    check_optional_dependencies(options)
     _configure(options)
     client = _connect(options)
     try:
@@ -72,6 +75,41 @@ def main(argv: Sequence[str] | None = None) -> int:
         if options.scheduler_address or options.scheduler_file:
             client.close()
         cluster.close_embedded()
+
+
+# flag -> (Python packages it imports, programs it runs, what to install)
+FLAG_DEPENDENCIES: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
+    "profile": (("bokeh",), (), "pip install 'dask_gpunumeric[diagnostics]'"),
+    "dataflow": (
+        ("graphviz",),
+        ("dot",),
+        "pip install 'dask_gpunumeric[diagnostics]' and the graphviz program "
+        "(apt-get install graphviz)",
+    ),
+}
+
+
+def check_optional_dependencies(options: argparse.Namespace) -> None:
+    """Exit, before any cluster starts or the script runs, when a flag given needs a
+    package or program that is missing (a report written only after a long run must
+    not fail at the end for want of bokeh)."""
+    for flag, (packages, programs, install) in FLAG_DEPENDENCIES.items():
+        if not getattr(options, flag):
+            continue
+        missing = [name for name in packages if not _importable(name)]
+        missing += [f"the {name} program" for name in programs if shutil.which(name) is None]
+        if missing:
+            raise SystemExit(
+                f"dgn-run: --{flag} needs {', '.join(missing)}, which is not installed: {install}"
+            )
+
+
+def _importable(name: str) -> bool:
+    try:
+        importlib.import_module(name)
+    except ImportError:
+        return False
+    return True
 
 
 def _configure(options: argparse.Namespace) -> None:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy
 
 from .._ir.expr import Expr
+from .._runtime.cluster import inside_client_call
 from .._runtime.memory import check_fits_cluster
 from . import indexing, views
 from .dask_collection import DaskCollectionMixin
@@ -184,8 +185,12 @@ class ArrayHandle(DaskCollectionMixin):
         return type(self)._from_expr(persist_expr(self._read()))
 
     def to_dask(self) -> Any:
-        """The value as a ``dask.array.Array`` with the backend's chunk type."""
-        return self._dask_array()
+        """The value as a ``dask.array.Array`` with the backend's chunk type.
+
+        Its graph carries the user's ``dask.annotate`` annotations but not our owner
+        placement, so any dask operation on it fuses and runs as on dask's own arrays.
+        """
+        return self._dask_array(placed=False)
 
     def item(self, *args: Any) -> Any:
         return self.__array__().item(*args)
@@ -209,10 +214,12 @@ class ArrayHandle(DaskCollectionMixin):
         return self.__array__().__index__()
 
     def __repr__(self) -> str:
+        if inside_client_call():  # distributed logging a failed submit: computing would hang
+            return f"<dask_gpunumeric.ndarray shape={self.shape} dtype={self.dtype}>"
         return repr(self.__array__())
 
     def __str__(self) -> str:
-        return str(self.__array__())
+        return repr(self) if inside_client_call() else str(self.__array__())
 
     def _repr_html_(self) -> str:
         return html_repr(self)
@@ -221,6 +228,17 @@ class ArrayHandle(DaskCollectionMixin):
         return format(self.__array__(), spec)
 
     def __reduce__(self) -> Any:
+        """Pickled as its computed value; refused inside ``client.submit``/``map``, which
+        pickle their arguments holding the lock the computation needs
+        (``inside_client_call``)."""
+        if inside_client_call():
+            raise TypeError(
+                "a dask_gpunumeric array cannot be an argument of Client.submit or "
+                "Client.map: its value is on the cluster, to be computed by the client "
+                "that is sending the task. Pass a.compute() (its NumPy value), "
+                "a.to_dask() (a dask array), or call client.compute(dask.delayed(f)(a)) "
+                "(f gets the computed value)."
+            )
         return (_rebuild, (type(self), self.__array__()))
 
     __hash__ = None  # type: ignore[assignment]

@@ -73,15 +73,21 @@ def _stand_in(array: da.Array) -> da.Array:
     return da.Array(graph, array.name, array.chunks, meta=meta_of(array))
 
 
-def lower(expr: Expr, backend: ChunkBackend | None = None) -> da.Array:
+def lower(expr: Expr, backend: ChunkBackend | None = None, *, placed: bool = True) -> da.Array:
     """The dask array computing ``expr`` with ``backend``'s chunks (default: the
     configured backend)."""
-    return lower_all([expr], backend)[0]
+    return lower_all([expr], backend, placed=placed)[0]
 
 
-def lower_all(exprs: list[Expr], backend: ChunkBackend | None = None) -> list[da.Array]:
+def lower_all(
+    exprs: list[Expr], backend: ChunkBackend | None = None, *, placed: bool = True
+) -> list[da.Array]:
     """Dask arrays computing each of ``exprs``, from one traversal and one shared graph.
-    The backend is resolved once here (when not given) and handed to every lowering."""
+    The backend is resolved once here (when not given) and handed to every lowering.
+
+    ``placed=False`` leaves out owner placement (``_place``): for graphs handed to dask
+    users (``to_dask``), whose own operations dask fuses with ours, and dask's fusion of
+    annotations takes ``workers`` lists only, not the per-key function placement gives."""
     backend = backend or get_backend()
     # fusion and friends: pure Expr -> Expr, switchable by config
     exprs = run_passes(exprs, pass_settings())
@@ -89,7 +95,8 @@ def lower_all(exprs: list[Expr], backend: ChunkBackend | None = None) -> list[da
     layers: dict[str, Any] = {}
     dependencies: dict[str, set[str]] = {}
     stack: list[tuple[Expr, bool]] = [(expr, False) for expr in reversed(exprs)]
-    workers = placement.current_workers()  # once per lowering: it may ask the scheduler
+    # once per lowering: it may ask the scheduler
+    workers = placement.current_workers() if placed else ()
     while stack:
         node, children_done = stack.pop()
         if node.number in stand_ins:
@@ -168,11 +175,14 @@ def _place(
 ) -> None:
     """Add owner-worker annotations (``_runtime/placement.py``) to the per-block tasks of a
     block-aligned node's ``layer``, and to a stencil's slab tasks (the owner of the block
-    each slab is cut from). A user's own ``workers`` annotation wins: none are added."""
+    each slab is cut from). A user's own ``workers`` annotation wins: none are added. Nor
+    are any to a layer with ``resources``: its tasks may run only where the resources
+    are, and the scheduler fails (``KeyError`` in ``acquire_resources``) when it tries a
+    loose owner that lacks them."""
     result, inputs = arrays
     if not workers or not isinstance(node, BLOCK_ALIGNED):
         return
-    if "workers" in (layer.annotations or {}):
+    if {"workers", "resources"} & (layer.annotations or {}).keys():
         return
     if name == result.name:
         sources = {

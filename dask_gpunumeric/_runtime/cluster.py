@@ -30,7 +30,7 @@ import distributed
 
 from . import config
 from .client_lookup import default_client
-from .distributed_internals import forget_cluster_processes
+from .distributed_internals import client_lock_held, forget_cluster_processes
 from .scheduler_loss import lost_error
 from .scheduler_process import with_scheduler_process
 from .security import cluster_security, tls_enabled
@@ -183,7 +183,9 @@ class _Embedded:
 
 
 def active_client() -> distributed.Client | None:
-    """The client computations go to now: the default one (the user's, or ours).
+    """The client computations go to now: the default one (the user's, or ours), else,
+    inside a task on a worker, that worker's client (``distributed.get_client``): a task
+    never starts a cluster of its own (a worker's process may not have children).
 
     A client that lost its scheduler is not used: the embedded one is replaced at the
     next computation (``None`` here); a user's raises ``SchedulerLostError`` at once,
@@ -191,7 +193,7 @@ def active_client() -> distributed.Client | None:
     """
     client = default_client()
     if client is None:
-        return None
+        return distributed.get_client() if in_worker_task() else None
     if client.status == "running":
         return client
     if client is _Embedded.client:
@@ -212,6 +214,23 @@ def client_for_computation() -> distributed.Client:
                 _Embedded.cluster, set_as_default=True, security=cluster_security()
             )
     return _Embedded.client
+
+
+def inside_client_call() -> bool:
+    """Whether this thread is inside a call of the default client that holds its lock
+    (``client.submit(f, a)`` pickling ``a``, or logging its failure): a computation from
+    here would wait forever for that client's loop, which waits for the lock."""
+    client = default_client()
+    return client is not None and client_lock_held(client)
+
+
+def in_worker_task() -> bool:
+    """Whether this thread runs a task of a ``distributed`` worker."""
+    try:
+        distributed.get_worker()
+    except ValueError:
+        return False
+    return True
 
 
 class EmbeddedClusterRestartedWarning(UserWarning):

@@ -25,6 +25,7 @@ distributed": 2026.8.0 when this was written).
 | ``SpecCluster.worker_spec``, ``.workers``, ``.shutdown_scheduler`` | a cluster whose scheduler is lost forgets its workers so closing it does not ask that scheduler (``forget_cluster_processes``: ``cluster``) | 2025.9.0 (``shutdown_scheduler``; the rest 2024.1.0) | closing such a cluster waits out distributed's connect timeout, then succeeds |
 | ``dask.array.reductions._nanargmax``, ``_nanargmin`` | per-chunk NaN-skipping index functions that survive all-NaN chunks (``nanargmax_chunk``, ``nanargmin_chunk``: ``_lowering/reductions.py``) | 2024.1.0 | copy them here (five lines each: ``chunk.nanarg*`` with NaN replaced by -inf/inf on ``ValueError``) |
 | ``dask.array.backends._numel_arraylike``, ``_nannumel`` | the simulated device's ``numel``/``nannumel`` dispatch, as dask registers CuPy's (``numel_like``, ``nannumel_like``: ``_backends/simulated_device.py``) | 2024.1.0 | copy them here (``_nannumel`` is one line; ``_numel_arraylike`` calls ``_numel``, about 25 lines) |
+| ``Client._refcount_lock`` (a ``threading.RLock``), ``_thread.RLock._is_owned`` | whether this thread is inside ``Client.submit``/``map``, which hold that lock while they pickle the arguments: an array pickled there is refused, since computing its value would wait for the loop thread, which waits for the lock (``client_lock_held``: ``cluster``) | 2024.1.0 | ``client_lock_held`` returns False: ``client.submit(f, a)`` hangs again instead of raising at once |
 | ``dask.array.Array._meta`` | the chunk type of a dask array, kept when an array is rebuilt over new keys (``meta_of``: ``lineage``; see the note below) | 2024.1.0 | ``dask.array.utils.meta_from_array(array)`` (public; rebuilds an empty meta of the same type) |
 
 ``_meta`` is dask's metadata attribute: not in ``dask.array.Array``'s documented attributes,
@@ -85,6 +86,8 @@ INTERNALS = (
     Internal("dask.array.backends", "_numel_arraylike"),
     Internal("dask.array.backends", "_nannumel"),
     Internal("dask.array.Array", "_meta"),
+    Internal("distributed.Client", "_refcount_lock"),
+    Internal("_thread.RLock", "_is_owned"),
 )
 
 # --- the client registry (client_lookup) ---------------------------------------------
@@ -105,6 +108,14 @@ def default_client_marks() -> tuple[int, int]:
     """(clients ever set as default, clients in the registry now): while both stay the
     same and no client is made current, ``default_client()`` keeps its answer."""
     return client_module._global_client_index[0], len(client_module._global_clients)
+
+
+def client_lock_held(client: distributed.Client) -> bool:
+    """Whether this thread holds ``client``'s reference-count lock (``submit``, ``map``
+    and ``compute`` hold it while they build and pickle a graph)."""
+    lock = getattr(client, "_refcount_lock", None)
+    is_owned = getattr(lock, "_is_owned", None)
+    return bool(is_owned()) if is_owned is not None else False
 
 
 # --- futures, worker data, scheduler data (lineage, checkpoint_copies) -----------------

@@ -20,7 +20,7 @@ import dask.threaded
 import distributed
 
 from . import config, history, lineage
-from .cluster import active_client, client_for_computation
+from .cluster import active_client, client_for_computation, in_worker_task
 from .scheduler_loss import check_connected, translated, watched_get
 
 LOCAL_SCHEDULERS = ("threads", "synchronous")
@@ -92,7 +92,7 @@ def compute(*collections: Any) -> tuple[Any, ...]:
     if client is None:
         with _local_progress():
             return dask.compute(*collections, scheduler=_local_scheduler())
-    with translated(client):
+    with translated(client), _seceded_in_worker_task():
         if config.get("progress"):
             futures = client.compute(list(collections))
             distributed.progress(futures, notebook=False)
@@ -120,7 +120,8 @@ def checkpoint(*arrays: Any) -> tuple[Any, ...]:
     client = _distributed_client()
     if client is None:
         return arrays
-    cut = lineage.checkpoint(client, arrays)
+    with _seceded_in_worker_task():
+        cut = lineage.checkpoint(client, arrays)
     history.forget_finished_groups(client)
     history.forget_key_names(client)
     return cut
@@ -170,6 +171,18 @@ def _distributed_client() -> distributed.Client | None:
 def _local_scheduler() -> str:
     scheduler = config.get("scheduler")
     return "threads" if scheduler == "distributed" else scheduler
+
+
+@contextlib.contextmanager
+def _seceded_in_worker_task() -> Iterator[None]:
+    """Inside a worker's task, wait for a computation outside the worker's thread pool
+    (``distributed.worker_client``: secede, then rejoin), so the tasks it waits for can
+    run on that worker's threads, a single-threaded worker's one thread included."""
+    if not in_worker_task():
+        yield
+        return
+    with distributed.worker_client():
+        yield
 
 
 @contextlib.contextmanager

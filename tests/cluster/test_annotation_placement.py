@@ -104,3 +104,21 @@ def test_priority_and_retries_reach_the_scheduler(client: Client) -> None:
 def _node(key: Any) -> str:
     """The node a task's key belongs to (a fused layer's name is its root's plus ``~digest``)."""
     return (key[0] if isinstance(key, tuple) else str(key)).split("~")[0]
+
+
+def test_the_scheduler_logs_no_error_for_annotated_steps(client: Client) -> None:
+    """Owner placement stays off the annotated layers: a loose owner without the GPU
+    resource made the scheduler log ``KeyError: 'GPU'`` in ``acquire_resources``."""
+    z, _, expected = _steps()
+    numpy.testing.assert_allclose(z.compute(), expected, rtol=1e-15)
+    host = numpy.arange(40000.0)
+    with dask.annotate(resources={"GPU": 1}):
+        y = (dnp.array(host, chunks=5000) * 3).persist()
+    wait(y.to_dask())
+    assert_eq(y + 1, host * 3 + 1)
+    errors = [
+        message
+        for level, message in client.get_scheduler_logs(n=1000)
+        if level in ("ERROR", "CRITICAL") or "acquire_resources" in message
+    ]
+    assert not errors, errors[0]

@@ -13,6 +13,7 @@ import dask
 import pytest
 
 import dask_gpunumeric as dnp
+from dask_gpunumeric._backends import get_backend
 from dask_gpunumeric._runtime import placement
 from dask_gpunumeric.testing import assert_eq
 
@@ -51,11 +52,15 @@ def owners_of(layer: Any, keys: list[Any]) -> list[str]:
     return [w[0] for w in found]
 
 
+def placed_graph(array: Any) -> tuple[Any, str]:
+    """The graph our computations send (the dask protocol: placed), and its output name."""
+    (name,) = array.__dask_layers__()
+    return array.__dask_graph__(), name
+
+
 def test_stencil_blocks_and_slabs_go_to_contiguous_owners(workers: tuple[str, ...]) -> None:
     host, grid = grids()
-    collection = grid.to_dask()
-    graph = collection.__dask_graph__()
-    name = collection.name
+    graph, name = placed_graph(grid)
     assert name.startswith("stencil-"), name
     block_keys = [(name, *index) for index in itertools.product(range(3), range(4))]
     owners = owners_of(graph.layers[name], block_keys)
@@ -81,12 +86,12 @@ def test_a_users_workers_annotation_wins(workers: tuple[str, ...]) -> None:
 
     host, grid = numpy.zeros((GRID, GRID)), dnp.zeros((GRID, GRID), chunks=CHUNKS)
     host[0, :] = grid[0, :] = 40.0
-    grid.to_dask()
+    placed_graph(grid)
     seed_step(numpy, host)
     with dask.annotate(workers=["tcp://10.0.0.9:1"]):
         seed_step(dnp, grid)
-    collection = grid.to_dask()
-    annotations = collection.__dask_graph__().layers[collection.name].annotations
+    graph, name = placed_graph(grid)
+    annotations = graph.layers[name].annotations
     assert annotations == {"workers": ["tcp://10.0.0.9:1"]}
     assert_eq(grid, host)
 
@@ -94,6 +99,28 @@ def test_a_users_workers_annotation_wins(workers: tuple[str, ...]) -> None:
 def test_no_owner_annotations_without_distributed_workers() -> None:
     host, grid = grids()
     assert placement.current_workers() == ()  # the suite computes on threads
-    graph = grid.to_dask().__dask_graph__()
+    graph, _ = placed_graph(grid)
     assert all("workers" not in (layer.annotations or {}) for layer in graph.layers.values())
     assert_eq(grid, host)
+
+
+def test_to_dask_leaves_owners_out_and_keeps_the_users_annotations(
+    workers: tuple[str, ...],
+) -> None:
+    """dask's fusion of annotations takes ``workers`` lists, not placement's per-key
+    function: the graph handed to dask users has none, and dask operations on it work."""
+    import numpy
+
+    host = numpy.arange(float(GRID * GRID)).reshape(GRID, GRID)
+    x = dnp.array(host, chunks=CHUNKS)
+    with dask.annotate(retries=3):
+        y = x * 2 + 1
+    graph, name = placed_graph(y)
+    assert callable(graph.layers[name].annotations["workers"])  # placed for our runs
+    exported = y.to_dask()
+    layers = exported.__dask_graph__().layers
+    assert not any(callable((layer.annotations or {}).get("workers")) for layer in layers.values())
+    assert layers[exported.name].annotations == {"retries": 3}
+    # dask's own optimization (blockwise fusion of its layer with ours) runs here
+    result = (exported + 1).T.compute(scheduler="synchronous")
+    numpy.testing.assert_array_equal(get_backend().to_host(result), (host * 2 + 2).T)
