@@ -57,7 +57,7 @@ def repo_root() -> pathlib.Path:
 def work_on_the_cluster() -> Iterator[None]:
     """These tests are about clusters, with arrays small enough for the small-work policy
     to keep in the client (``_array/work_placement.py``): it is off here, and tested in
-    ``test_work_placement.py`` and ``test_scattered_host_data.py``."""
+    ``test_work_placement.py``, ``test_scattered_host_data.py`` and ``tests/unit/_array/test_eager_small_work.py``."""
     with dnp.config.set(client_work_bytes=0):
         yield
 
