@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy
 
+from . import host_outputs
 from .creation import asarray, zeros
 from .elementwise import where
 from .joining import concatenate
@@ -66,10 +67,8 @@ def round(a: Any, decimals: int = 0, out: Any = None) -> ndarray:  # noqa: A001 
 def _finish(result: ndarray, out: Any) -> ndarray:
     if out is None:
         return result
-    if not isinstance(out, ndarray):
-        raise TypeError("out must be a dask_gpunumeric.ndarray; create it with np.empty_like")
-    out[...] = result
-    return out
+    host_outputs.check_output(out)
+    return host_outputs.assign(out, result)
 
 
 def fix(x: Any, out: Any = None) -> ndarray:

@@ -1,0 +1,191 @@
+"""Host NumPy arrays as outputs: ``out=h`` of ufuncs, reductions and the functions that
+take ``out=``, in-place operators with a host array on the left (``h *= ours``),
+``numpy.copyto(h, ours)`` and ``numpy.put(h, ...)`` with our arrays as values/indices.
+
+Each case runs the same statement on two host arrays, one with NumPy's operand and one
+with ours, and compares the host arrays afterwards (and that the call returned the host
+array, as NumPy's does); bad input raises NumPy's exception class."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy
+import pytest
+
+import dask_gpunumeric as dnp
+from dask_gpunumeric.testing import assert_raises_like
+
+HOST = numpy.arange(1.0, 49.0).reshape(6, 8) / 7.0
+
+
+def ours_of(host: numpy.ndarray) -> dnp.ndarray:
+    return dnp.array(host, chunks=(3, 4))
+
+
+def check_into_host(
+    statement: Callable[[Any, numpy.ndarray], Any],
+    shape: tuple[int, ...] = (6, 8),
+    dtype: Any = float,
+    returns_out: bool = True,
+) -> None:
+    """``statement(operand, h)`` writes into ``h`` equally for NumPy's operand and ours."""
+    expected = numpy.full(shape, 7, dtype=dtype)
+    actual = numpy.full(shape, 7, dtype=dtype)
+    numpy_result = statement(HOST, expected)
+    our_result = statement(ours_of(HOST), actual)
+    assert actual.dtype == expected.dtype
+    numpy.testing.assert_allclose(actual, expected, rtol=1e-12)
+    if returns_out:
+        assert numpy_result is expected  # the statement itself is NumPy's
+        assert our_result is actual
+
+
+UFUNC_STATEMENTS: dict[str, Callable[[Any, numpy.ndarray], Any]] = {
+    "add": lambda a, h: numpy.add(a, 1, out=h),
+    "add_positional": lambda a, h: numpy.add(a, a, h),
+    "add_tuple": lambda a, h: numpy.add(1, a, out=(h,)),
+    "sin": lambda a, h: numpy.sin(a, out=h),
+    "where": lambda a, h: numpy.multiply(a, 3, out=h, where=a > 2),
+    "broadcast_into": lambda a, h: numpy.add(a[0], 1, out=h),
+    "our_namespace": lambda a, h: (dnp if isinstance(a, dnp.ndarray) else numpy).add(a, 2, out=h),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UFUNC_STATEMENTS))
+def test_ufunc_out_host_array(name: str) -> None:
+    check_into_host(UFUNC_STATEMENTS[name])
+
+
+def test_two_output_ufunc_into_host_and_ours() -> None:
+    host_q, host_r = numpy.zeros((6, 8)), numpy.zeros((6, 8))
+    numpy.divmod(HOST, 0.3, out=(host_q, host_r))
+    q, r = numpy.zeros((6, 8)), dnp.zeros((6, 8))
+    result = numpy.divmod(ours_of(HOST), 0.3, out=(q, r))
+    assert result[0] is q and result[1] is r
+    numpy.testing.assert_allclose(q, host_q)
+    numpy.testing.assert_allclose(r.compute(), host_r)
+
+
+INPLACE = {
+    "iadd": lambda h, a: h.__iadd__(a),
+    "isub": lambda h, a: h.__isub__(a),
+    "imul": lambda h, a: h.__imul__(a),
+    "itruediv": lambda h, a: h.__itruediv__(a),
+    "ipow": lambda h, a: h.__ipow__(a),
+    "imod": lambda h, a: h.__imod__(a),
+}
+
+
+@pytest.mark.parametrize("name", sorted(INPLACE))
+def test_inplace_operator_with_host_array_on_the_left(name: str) -> None:
+    check_into_host(lambda a, h: INPLACE[name](h, a))
+
+
+def test_inplace_multiply_statement() -> None:
+    # The pattern of the issue, as users write it.
+    expected, actual = numpy.ones((6, 8)), numpy.ones((6, 8))
+    expected *= HOST
+    actual *= ours_of(HOST)
+    numpy.testing.assert_array_equal(actual, expected)
+
+
+def test_inplace_integer_host_with_our_float_refused_like_numpy() -> None:
+    # same_kind: float results do not go into an int array in place.
+    def numpy_call() -> None:
+        h = numpy.ones((6, 8), dtype=int)
+        h += HOST
+
+    def our_call() -> None:
+        h = numpy.ones((6, 8), dtype=int)
+        h += ours_of(HOST)
+
+    assert_raises_like(numpy_call, our_call)
+
+
+def _read_only_out(a: Any) -> Any:
+    out = numpy.zeros((6, 8))
+    out.flags.writeable = False
+    return numpy.add(a, 1, out=out)
+
+
+BAD_OUTS: dict[str, Callable[[Any], Any]] = {
+    "casting": lambda a: numpy.add(a, 1, out=numpy.zeros((6, 8), dtype=int)),
+    "shape": lambda a: numpy.add(a, 1, out=numpy.zeros((3, 8))),
+    "not_an_array": lambda a: numpy.add(a, 1, out=[0.0] * 8),
+    "read_only": _read_only_out,
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_OUTS))
+def test_bad_host_out_raises_like_numpy(name: str) -> None:
+    statement = BAD_OUTS[name]
+    assert_raises_like(lambda: statement(HOST), lambda: statement(ours_of(HOST)))
+
+
+def test_failed_host_write_leaves_the_host_array_untouched() -> None:
+    h = numpy.full((6, 8), 7.0)
+    with pytest.raises(ValueError):
+        numpy.add(ours_of(HOST), 1, out=h, where=numpy.ones((5, 8), dtype=bool))
+    numpy.testing.assert_array_equal(h, numpy.full((6, 8), 7.0))
+
+
+FUNCTION_STATEMENTS: dict[str, tuple[Callable[[Any, numpy.ndarray], Any], tuple[int, ...]]] = {
+    "sum": (lambda a, h: numpy.sum(a, axis=0, out=h), (8,)),
+    "mean": (lambda a, h: numpy.mean(a, axis=1, out=h), (6,)),
+    "max": (lambda a, h: numpy.max(a, axis=0, out=h), (8,)),
+    "sum_where": (lambda a, h: numpy.sum(a, axis=0, out=h, where=a > 3), (8,)),
+    "cumsum": (lambda a, h: numpy.cumsum(a, axis=1, out=h), (6, 8)),
+    "clip": (lambda a, h: numpy.clip(a, 2, 5, out=h), (6, 8)),
+    "around": (lambda a, h: numpy.around(a, 2, out=h), (6, 8)),
+    "concatenate": (lambda a, h: numpy.concatenate([a, a], out=h), (12, 8)),
+    "matmul": (lambda a, h: numpy.matmul(a, a.T, out=h), (6, 6)),
+    "dot": (lambda a, h: numpy.dot(a, a.T, out=h), (6, 6)),
+    "add_reduce": (lambda a, h: numpy.add.reduce(a, axis=1, out=h), (6,)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTION_STATEMENTS))
+def test_function_out_host_array(name: str) -> None:
+    statement, shape = FUNCTION_STATEMENTS[name]
+    check_into_host(statement, shape)
+
+
+def test_reduction_into_host_of_wrong_shape_raises_like_numpy() -> None:
+    assert_raises_like(
+        lambda: numpy.sum(HOST, axis=0, out=numpy.zeros(6)),
+        lambda: numpy.sum(ours_of(HOST), axis=0, out=numpy.zeros(6)),
+    )
+
+
+def test_copyto_host_from_ours() -> None:
+    check_into_host(lambda a, h: numpy.copyto(h, a), returns_out=False)
+    check_into_host(lambda a, h: numpy.copyto(h, a, where=a > 3), returns_out=False)
+    assert_raises_like(
+        lambda: numpy.copyto(numpy.zeros((6, 8), dtype=int), HOST),
+        lambda: numpy.copyto(numpy.zeros((6, 8), dtype=int), ours_of(HOST)),
+    )
+
+
+@pytest.mark.parametrize("ours_indices", [False, True])
+def test_put_into_host_with_our_values_and_indices(ours_indices: bool) -> None:
+    indices = numpy.array([0, 5, 17, 47])
+
+    def statement(a: Any, h: numpy.ndarray) -> None:
+        where = dnp.array(indices) if ours_indices and isinstance(a, dnp.ndarray) else indices
+        numpy.put(h, where, a[1, :4])
+
+    check_into_host(statement, returns_out=False)
+
+
+def test_put_into_host_out_of_bounds_raises_like_numpy() -> None:
+    def statement(a: Any) -> None:
+        numpy.put(numpy.zeros(4), [9], a[0, :1])
+
+    assert_raises_like(lambda: statement(HOST), lambda: statement(ours_of(HOST)))
+
+
+def test_putmask_and_place_into_host() -> None:
+    check_into_host(lambda a, h: numpy.putmask(h, a > 3, a), returns_out=False)
+    check_into_host(lambda a, h: numpy.place(h, a > 3, a[0]), returns_out=False)
