@@ -447,6 +447,13 @@ def _array_ufunc(ufunc: numpy.ufunc, method: str, inputs: tuple, kwargs: dict) -
     if ufunc.__name__ == "matmul" and method == "__call__":
         # NumPy's gufuncs that are products: ``host @ ours`` reaches us as the matmul ufunc.
         return linear_algebra.matmul(*inputs, **kwargs)
+    if method == "__call__" and user_ufuncs.is_generalized(ufunc):
+        # NumPy's own product gufuncs are ours (vecdot, matvec, vecmat); others (Numba's
+        # guvectorize) apply by their core dimensions.
+        product = getattr(linear_algebra, ufunc.__name__, None)
+        if product is not None and getattr(numpy, ufunc.__name__, None) is ufunc:
+            return product(*inputs, **kwargs)
+        return user_ufuncs.apply_generalized_ufunc(ufunc, inputs, kwargs)
     if method == "__call__" and user_ufuncs.is_user_ufunc(ufunc):
         return user_ufuncs.apply_user_ufunc(ufunc, inputs, kwargs)
     ours = ufuncs.get(ufunc.__name__)

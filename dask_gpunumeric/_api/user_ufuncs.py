@@ -15,12 +15,14 @@ Before/after, for ``f = numba.vectorize(lambda x, y: x * x + y)`` and ``f(a, 1.0
 
 from __future__ import annotations
 
+import re
 import warnings
 from typing import Any
 
 import numpy
 
 from .._ir.chunkwise_call import ChunkwiseCall
+from .._kernels.user_functions import portable
 from .ndarray import ndarray
 
 
@@ -47,7 +49,8 @@ def apply_user_ufunc(ufunc: Any, inputs: tuple[Any, ...], kwargs: dict[str, Any]
     if not ours or shape == () or not isinstance(probe, numpy.ndarray):
         return NotImplemented
     arguments = tuple(x._read() if isinstance(x, ndarray) else x for x in inputs)
-    return ndarray._from_expr(ChunkwiseCall(ufunc, arguments, (), shape, probe.dtype))
+    node = ChunkwiseCall(portable(ufunc), arguments, (), shape, probe.dtype)
+    return ndarray._from_expr(node)
 
 
 def _is_operand(value: Any) -> bool:
@@ -58,3 +61,104 @@ def _stand_in(value: Any) -> Any:
     if isinstance(value, ndarray):
         return numpy.ones((1,) * max(value.ndim, 1), dtype=value.dtype)
     return value
+
+
+def is_generalized(ufunc: Any) -> bool:
+    """True for a generalized ufunc (``ufunc.signature`` set: Numba's ``guvectorize``,
+    NumPy's ``vecdot``)."""
+    return isinstance(getattr(ufunc, "signature", None), str)
+
+
+def apply_generalized_ufunc(ufunc: Any, inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """``ufunc(*inputs)`` by its core dimensions: one chunk-wise node whose blocks hold the
+    core dimensions whole and split the loop dimensions as the operands are split.
+
+    Before/after, for ``rowsum = numba.guvectorize(..., "(n)->()")`` and ``rowsum(a)``::
+
+        rowsum(View(a))  ->  ChunkwiseCall(rowsum, (View(a),), signature="(n)->()")
+    """
+    name = getattr(ufunc, "__name__", repr(ufunc))
+    if kwargs:
+        raise NotImplementedError(
+            f"dask_gpunumeric applies the generalized ufunc {name} without keywords "
+            f"({', '.join(sorted(kwargs))} given): move the core axes last with np.moveaxis "
+            "instead of axes=/axis=, and write the result with out[...] = result"
+        )
+    signature = "".join(ufunc.signature.split())
+    core_in, core_out = _parse_signature(name, signature)
+    if len(inputs) != len(core_in):
+        raise TypeError(f"{name}() takes {len(core_in)} positional arguments, {len(inputs)} given")
+    from .creation import asarray
+
+    arrays = [asarray(x) for x in inputs]
+    sizes = _core_sizes(name, signature, arrays, core_in)
+    missing = sorted({d for dims in core_out for d in dims} - set(sizes))
+    if len(core_out) != 1 or missing:
+        raise NotImplementedError(
+            f"dask_gpunumeric applies generalized ufuncs of one output whose core "
+            f"dimensions all come from the inputs; {name} has signature {signature}"
+        )
+    loops = [a.shape[: a.ndim - len(dims)] for a, dims in zip(arrays, core_in, strict=True)]
+    loop_shape = numpy.broadcast_shapes(*loops)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        probe = ufunc(
+            *(_core_stand_in(a, dims, sizes) for a, dims in zip(arrays, core_in, strict=True))
+        )
+    shape = loop_shape + tuple(sizes[d] for d in core_out[0])
+    operands = tuple(a._read() for a in arrays)
+    node = ChunkwiseCall(
+        portable(ufunc), operands, (), shape, numpy.asarray(probe).dtype, signature=signature
+    )
+    return ndarray._from_expr(node)
+
+
+def _parse_signature(
+    name: str, signature: str
+) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
+    """``"(m,n),(n)->(m)"`` -> ``[("m", "n"), ("n",)]``, ``[("m",)]``; fixed sizes and
+    optional dimensions (``(3)``, ``(n?)``) are refused."""
+    inputs, _, outputs = signature.partition("->")
+
+    def cores(text: str) -> list[tuple[str, ...]]:
+        groups = re.findall(r"\(([^()]*)\)", text)
+        return [tuple(d for d in group.split(",") if d) for group in groups]
+
+    core_in, core_out = cores(inputs), cores(outputs)
+    for dim in (d for dims in core_in + core_out for d in dims):
+        if not dim.isidentifier():
+            raise NotImplementedError(
+                f"dask_gpunumeric does not apply generalized ufuncs with fixed or optional "
+                f"core dimensions ({name}: {signature})"
+            )
+    return core_in, core_out
+
+
+def _core_sizes(
+    name: str, signature: str, arrays: list[ndarray], core_in: list[tuple[str, ...]]
+) -> dict[str, int]:
+    """Each core dimension's size, with NumPy's errors for too few dimensions or a
+    mismatch."""
+    sizes: dict[str, int] = {}
+    for i, (array, dims) in enumerate(zip(arrays, core_in, strict=True)):
+        if array.ndim < len(dims):
+            raise ValueError(
+                f"{name}: Input operand {i} does not have enough dimensions (has "
+                f"{array.ndim}, gufunc core with signature {signature} requires {len(dims)})"
+            )
+        for k, (dim, size) in enumerate(
+            zip(dims, array.shape[array.ndim - len(dims) :], strict=True)
+        ):
+            if sizes.setdefault(dim, size) != size:
+                raise ValueError(
+                    f"{name}: Input operand {i} has a mismatch in its core dimension {k}, "
+                    f"with gufunc signature {signature} (size {size} is different from "
+                    f"{sizes[dim]})"
+                )
+    return sizes
+
+
+def _core_stand_in(array: ndarray, dims: tuple[str, ...], sizes: dict[str, int]) -> Any:
+    """One loop element of ``array``'s dtype; core dimensions at most 2 long (a probe for
+    the result dtype and the ufunc's own type errors, not for its values)."""
+    return numpy.ones(tuple(min(sizes[d], 2) for d in dims), dtype=array.dtype)

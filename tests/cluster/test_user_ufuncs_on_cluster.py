@@ -1,0 +1,67 @@
+"""Python-level ufuncs on a distributed client with worker processes: a
+``numpy.frompyfunc`` ufunc (which NumPy cannot pickle) and a lazily typed Numba
+``@vectorize`` run block by block on the workers and give NumPy's result; on the
+simulated device the workers refuse them as CuPy would."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy
+import pytest
+from distributed import Client, LocalCluster
+
+import dask_gpunumeric as dnp
+
+numba = pytest.importorskip("numba")
+
+
+@pytest.fixture(scope="module")
+def client(shared_cluster: LocalCluster) -> Iterator[Client]:
+    with Client(shared_cluster) as client:
+        yield client
+
+
+def _keys(client: Client) -> set[str]:
+    """Every task key the scheduler has seen so far (its transition log, as strings)."""
+    return set(
+        client.run_on_scheduler(
+            lambda dask_scheduler: [str(entry[0]) for entry in dask_scheduler.transition_log]
+        )
+    )
+
+
+def test_frompyfunc_runs_on_the_workers(client: Client, distributed_scheduler, backend) -> None:
+    # Defined here, as in a user's script: cloudpickle sends the function by value.
+    offset = 0.5
+    shifted = numpy.frompyfunc(lambda x, y: x * y + offset, 2, 1)
+    host = numpy.arange(12_000.0).reshape(120, 100)
+    ours = dnp.array(host, chunks=(40, 50))
+    result = shifted(ours, 2.0)
+    assert isinstance(result, dnp.ndarray) and result.dtype == numpy.dtype(object)
+    if backend == "simulated-device":
+        with pytest.raises(TypeError, match="NotImplemented"):
+            result.compute()
+        return
+    expected = shifted(host, 2.0)
+    computed = result.compute()
+    assert computed.dtype == expected.dtype and computed.shape == expected.shape
+    numpy.testing.assert_array_equal(computed.astype(float), expected.astype(float))
+    # The blocks were tasks of the scheduler (run by the worker processes), not here.
+    assert any("call_on_blocks" in key for key in _keys(client))
+
+
+def test_lazily_typed_numba_ufunc_on_the_workers(
+    client: Client, distributed_scheduler, backend
+) -> None:
+    @numba.vectorize
+    def ramp(x):  # type: ignore[no-untyped-def]
+        return x * 0.5 if x > 10 else 0.0
+
+    host = numpy.arange(12_000.0).reshape(120, 100)
+    result = ramp(dnp.array(host, chunks=(40, 50)))
+    if backend == "simulated-device":
+        with pytest.raises(ValueError, match="Numba type"):
+            result.compute()
+        return
+    numpy.testing.assert_array_equal(result.compute(), ramp(host))
