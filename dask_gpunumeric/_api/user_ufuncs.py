@@ -85,7 +85,7 @@ def apply_generalized_ufunc(ufunc: Any, inputs: tuple[Any, ...], kwargs: dict[st
             "instead of axes=/axis=, and write the result with out[...] = result"
         )
     signature = "".join(ufunc.signature.split())
-    core_in, core_out = _parse_signature(name, signature)
+    core_in, core_out = parse_signature(name, signature)
     if len(inputs) != len(core_in):
         raise TypeError(f"{name}() takes {len(core_in)} positional arguments, {len(inputs)} given")
     from .creation import asarray
@@ -113,7 +113,7 @@ def apply_generalized_ufunc(ufunc: Any, inputs: tuple[Any, ...], kwargs: dict[st
     return ndarray._from_expr(node)
 
 
-def _parse_signature(
+def parse_signature(
     name: str, signature: str
 ) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
     """``"(m,n),(n)->(m)"`` -> ``[("m", "n"), ("n",)]``, ``[("m",)]``; fixed sizes and

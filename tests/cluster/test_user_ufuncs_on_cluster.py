@@ -1,6 +1,6 @@
 """Python-level ufuncs on a distributed client with worker processes: a
-``numpy.frompyfunc`` ufunc (which NumPy cannot pickle) and a lazily typed Numba
-``@vectorize`` run block by block on the workers and give NumPy's result; on the
+``numpy.frompyfunc`` ufunc (which NumPy cannot pickle), a lazily typed Numba
+``@vectorize`` and our ``vectorize`` run block by block on the workers and give NumPy's result; on the
 simulated device the workers refuse them as CuPy would."""
 
 from __future__ import annotations
@@ -65,3 +65,14 @@ def test_lazily_typed_numba_ufunc_on_the_workers(
             result.compute()
         return
     numpy.testing.assert_array_equal(result.compute(), ramp(host))
+
+
+def test_our_vectorize_runs_on_the_workers(client: Client, distributed_scheduler, backend) -> None:
+    function = dnp.vectorize(lambda x, y: x + y if x > 100 else -y, otypes=[float])
+    host = numpy.arange(12_000.0).reshape(120, 100)
+    result = function(dnp.array(host, chunks=(40, 50)), 3.0)
+    if backend == "simulated-device":
+        with pytest.raises(TypeError, match="Implicit conversion"):
+            result.compute()
+        return
+    numpy.testing.assert_array_equal(result.compute(), function(host, 3.0))

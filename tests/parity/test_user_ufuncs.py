@@ -182,3 +182,43 @@ def test_numpy_generalized_ufuncs_on_every_backend(call: Callable[..., Any]) -> 
     result = call(dgn, ours)
     assert isinstance(result, dgn.ndarray)
     assert_eq(result, call(numpy, host), rtol=1e-12)
+
+
+# -- our vectorize and frompyfunc: the Python function runs block by block ---------------------
+VECTORIZE_CASES: dict[str, Callable[[Any, Any], Any]] = {
+    "first_element_decides_the_dtype": lambda xp, a: xp.vectorize(lambda x: x if x > 0 else 0)(a),
+    "otypes_and_a_scalar": lambda xp, a: xp.vectorize(lambda x, y: x * y, otypes=[float])(a, 2),
+    "broadcast_a_row": lambda xp, a: xp.vectorize(lambda x, y: x - y)(a, a[0]),
+    "signature_reduces": lambda xp, a: xp.vectorize(
+        lambda r: r.max() - r.min(), signature="(n)->()"
+    )(a),
+    "signature_keeps": lambda xp, a: xp.vectorize(lambda r: r[::-1] * 1.0, signature="(n)->(n)")(a),
+    "frompyfunc": lambda xp, a: xp.frompyfunc(lambda x: abs(x) + 1, 1, 1)(a),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VECTORIZE_CASES))
+def test_our_vectorize_and_frompyfunc(backend: str, name: str) -> None:
+    host = numpy.arange(-30.0, 30.0).reshape(6, 10)
+    call = VECTORIZE_CASES[name]
+    expected = call(numpy, host)
+    result = call(dgn, dgn.array(host, chunks=(3, 5)))
+    # numpy.vectorize converts its operands implicitly, and a frompyfunc ufunc is a host
+    # ufunc: a device chunk refuses both with TypeError.
+    check_host_ufunc(backend, result, expected, TypeError)
+
+
+def test_our_vectorize_on_host_data_is_numpys() -> None:
+    function = dgn.vectorize(lambda x: x + 1)
+    result = function(numpy.arange(3))
+    assert isinstance(result, numpy.ndarray)
+    numpy.testing.assert_array_equal(result, numpy.arange(1, 4))
+
+
+def test_our_vectorize_errors_like_numpy() -> None:
+    assert_raises_like(
+        lambda: numpy.vectorize(lambda x: x)(numpy.zeros(0)),
+        lambda: dgn.vectorize(lambda x: x)(dgn.zeros(0)),
+    )
+    with pytest.raises(NotImplementedError, match="positional"):
+        dgn.vectorize(lambda x, y: x + y, excluded={"y"})(dgn.ones(3), y=1)
