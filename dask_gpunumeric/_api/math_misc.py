@@ -39,7 +39,16 @@ def around(a: Any, decimals: int = 0, out: Any = None) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.around` (NumPy's scale, ``rint``,
     unscale: the same values, halves to even)."""
     x = asarray(a)
-    numpy.around(numpy.ones((1,) * x.ndim, dtype=x.dtype), decimals)  # NumPy's errors
+    stand_in = numpy.ones((1,) * x.ndim, dtype=x.dtype)
+    numpy.around(stand_in, decimals)  # NumPy's errors
+    if out is not None:
+        host_outputs.check_output(out)
+        numpy.around(stand_in, decimals, out=numpy.empty_like(stand_in, out.dtype))  # casting
+        if out.shape != x.shape:
+            raise ValueError(
+                f"non-broadcastable output operand with shape {out.shape} doesn't match "
+                f"the broadcast shape {x.shape}"
+            )
     if x.dtype.kind == "c":
         result = around(x.real, decimals) + around(x.imag, decimals) * 1j
         return _finish(result.astype(x.dtype), out)

@@ -70,6 +70,8 @@ def test_two_output_ufunc_into_host_and_ours() -> None:
 
 INPLACE = {
     "iadd": lambda h, a: h.__iadd__(a),
+    "imatmul": lambda h, a: h[:, :6].__imatmul__(a[:6, :6]),
+    "ifloordiv": lambda h, a: h.__ifloordiv__(a),
     "isub": lambda h, a: h.__isub__(a),
     "imul": lambda h, a: h.__imul__(a),
     "itruediv": lambda h, a: h.__itruediv__(a),
@@ -80,7 +82,24 @@ INPLACE = {
 
 @pytest.mark.parametrize("name", sorted(INPLACE))
 def test_inplace_operator_with_host_array_on_the_left(name: str) -> None:
-    check_into_host(lambda a, h: INPLACE[name](h, a))
+    check_into_host(lambda a, h: INPLACE[name](h, a), returns_out=name != "imatmul")
+
+
+INTEGER_INPLACE = {
+    "iand": lambda h, a: h.__iand__(a),
+    "ior_bool": lambda h, a: h.__ior__(a > 20),
+    "ilshift": lambda h, a: h.__ilshift__(a % 4),
+    "imatmul": lambda h, a: h.__imatmul__(a),
+}
+
+
+@pytest.mark.parametrize("name", sorted(INTEGER_INPLACE))
+def test_inplace_operator_on_integer_host_arrays(name: str) -> None:
+    host = numpy.arange(36).reshape(6, 6)
+    expected, actual = numpy.full((6, 6), 5), numpy.full((6, 6), 5)
+    assert INTEGER_INPLACE[name](expected, host) is expected
+    assert INTEGER_INPLACE[name](actual, dnp.array(host, chunks=(3, 3))) is actual
+    numpy.testing.assert_array_equal(actual, expected)
 
 
 def test_inplace_multiply_statement() -> None:
@@ -150,6 +169,21 @@ FUNCTION_STATEMENTS: dict[str, tuple[Callable[[Any, numpy.ndarray], Any], tuple[
 def test_function_out_host_array(name: str) -> None:
     statement, shape = FUNCTION_STATEMENTS[name]
     check_into_host(statement, shape)
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        lambda a: numpy.around(a, 1, out=numpy.zeros((6, 8), dtype=int)),  # same_kind
+        lambda a: numpy.matmul(a, a.T, out=numpy.zeros((6, 6), dtype=int)),  # same_kind
+        lambda a: numpy.matmul(a, a.T, out=numpy.zeros((3, 6), dtype=int)),  # casting first
+        lambda a: numpy.matmul(a, a.T, out=numpy.zeros((3, 6))),  # shape
+        lambda a: numpy.clip(a, 0, 1, out=numpy.zeros((6, 8), dtype=int)),  # same_kind
+        lambda a: numpy.concatenate([a, a], out=numpy.zeros((6, 8))),  # shape
+    ],
+)
+def test_function_out_errors_like_numpy(statement: Callable[[Any], Any]) -> None:
+    assert_raises_like(lambda: statement(HOST), lambda: statement(ours_of(HOST)))
 
 
 def test_reduction_into_host_of_wrong_shape_raises_like_numpy() -> None:
