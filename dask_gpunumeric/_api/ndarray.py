@@ -452,6 +452,8 @@ def _array_ufunc(ufunc: numpy.ufunc, method: str, inputs: tuple, kwargs: dict) -
         # guvectorize) apply by their core dimensions.
         product = getattr(linear_algebra, ufunc.__name__, None)
         if product is not None and getattr(numpy, ufunc.__name__, None) is ufunc:
+            if isinstance(kwargs.get("out"), tuple) and len(kwargs["out"]) == 1:
+                kwargs["out"] = kwargs["out"][0]  # the ufunc protocol's 1-tuple
             return product(*inputs, **kwargs)
         return user_ufuncs.apply_generalized_ufunc(ufunc, inputs, kwargs)
     if method == "__call__" and user_ufuncs.is_user_ufunc(ufunc):

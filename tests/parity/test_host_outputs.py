@@ -162,6 +162,19 @@ FUNCTION_STATEMENTS: dict[str, tuple[Callable[[Any, numpy.ndarray], Any], tuple[
     "matmul": (lambda a, h: numpy.matmul(a, a.T, out=h), (6, 6)),
     "dot": (lambda a, h: numpy.dot(a, a.T, out=h), (6, 6)),
     "add_reduce": (lambda a, h: numpy.add.reduce(a, axis=1, out=h), (6,)),
+    "multiply_outer": (lambda a, h: numpy.multiply.outer(a[0], a[1], out=h), (8, 8)),
+    "einsum": (lambda a, h: numpy.einsum("ij,kj->ik", a, a, out=h), (6, 6)),
+    "median": (lambda a, h: numpy.median(a, axis=0, out=h), (8,)),
+    "quantile": (lambda a, h: numpy.quantile(a, 0.3, axis=1, out=h), (6,)),
+    "take": (lambda a, h: numpy.take(a, [0, 2], axis=1, out=h), (6, 2)),
+    "choose": (lambda a, h: numpy.choose((a > 3).astype(int), [a, -a], out=h), (6, 8)),
+    "compress": (lambda a, h: numpy.compress([True, False] * 3, a, axis=0, out=h), (3, 8)),
+    "stack": (lambda a, h: numpy.stack([a, a], out=h), (2, 6, 8)),
+    "trace": (lambda a, h: numpy.trace(a, out=h), ()),
+    "ptp": (lambda a, h: numpy.ptp(a, axis=0, out=h), (8,)),
+    "vecdot": (lambda a, h: numpy.vecdot(a, a, out=h), (6,)),
+    "nanvar_where": (lambda a, h: numpy.nanvar(a, axis=1, out=h, where=a > 1), (6,)),
+    "fix": (lambda a, h: numpy.fix(a, out=h), (6, 8)),
 }
 
 
