@@ -276,3 +276,43 @@ def test_our_vectorize_errors_like_numpy() -> None:
     )
     with pytest.raises(NotImplementedError, match="positional"):
         dgn.vectorize(lambda x, y: x + y, excluded={"y"})(dgn.ones(3), y=1)
+
+
+# -- out= (ours or a host array), where=, host operands -------------------------------------
+def test_numba_ufunc_with_a_host_operand(backend: str) -> None:
+    host = _values("float64")
+    ours = dgn.array(host, chunks=(40, 30))
+    check_host_ufunc(backend, square_plus(ours, host[0]), square_plus(host, host[0]), TypeError)
+
+
+def test_numba_ufunc_into_our_out_with_where(backend: str) -> None:
+    host = _values("float64")
+    mask = host > 40
+    expected = numpy.full(host.shape, -1.0)
+    numpy.add(host, 1.0, out=expected, where=mask)  # the unselected stay
+    expected[mask] = square_plus(host, 1.0)[mask]
+    out = dgn.full(host.shape, -1.0, chunks=(40, 30))
+    result = square_plus(dgn.array(host, chunks=(40, 30)), 1.0, out=out, where=mask)
+    assert result is out
+    check_host_ufunc(backend, out, expected, TypeError)
+
+
+def test_numba_ufunc_into_a_host_out(backend: str) -> None:
+    host = _values("float64")
+    expected, into_host = numpy.zeros(host.shape), numpy.zeros(host.shape)
+    square_plus(host, 2.0, out=expected)
+    ours = dgn.array(host, chunks=(40, 30))
+    if backend == "simulated-device":
+        with pytest.raises(TypeError):  # a host out computes at the call: refused there
+            square_plus(ours, 2.0, out=into_host)
+        return
+    assert square_plus(ours, 2.0, out=into_host) is into_host
+    numpy.testing.assert_array_equal(into_host, expected)
+
+
+def test_numba_ufunc_out_casting_like_numpy() -> None:
+    host = _values("float64")
+    assert_raises_like(
+        lambda: square_plus(host, 2.0, out=numpy.zeros(host.shape, dtype=int)),
+        lambda: square_plus(dgn.array(host), 2.0, out=numpy.zeros(host.shape, dtype=int)),
+    )
