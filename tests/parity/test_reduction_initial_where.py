@@ -119,6 +119,10 @@ def test_methods_and_ufunc_reduce_forms() -> None:
     expected = host.sum(axis=0, where=MASK, initial=1)
     assert_eq(ours.sum(axis=0, where=MASK, initial=1), expected, rtol=1e-12)
     assert_eq(ours.max(initial=5), host.max(initial=5))
+    assert_eq(numpy.max(ours, initial=0), numpy.max(host, initial=0))  # the pattern
+    assert_eq(numpy.min(ours, axis=1, initial=0.7), numpy.min(host, axis=1, initial=0.7))
+    assert_eq(ours.prod(where=MASK, axis=0), host.prod(where=MASK, axis=0), rtol=1e-12)
+    assert_eq(ours.std(where=MASK), host.std(where=MASK), rtol=1e-12)
     assert_eq(ours.mean(axis=1, where=MASK), host.mean(axis=1, where=MASK), rtol=1e-12)
     assert_eq(ours.any(where=MASK), host.any(where=MASK))
     expected = numpy.add.reduce(host, axis=1, where=MASK, initial=2)
@@ -184,6 +188,11 @@ def test_errors_like_numpy(name: str) -> None:
     host = host_values("float64")
     ours = dnp.array(host, chunks=(3, 4))
     assert_raises_like(lambda: BAD_CALLS[name](numpy, host), lambda: BAD_CALLS[name](dnp, ours))
+
+
+def test_integer_dtype_variance_with_where_is_refused_clearly() -> None:
+    with pytest.raises(NotImplementedError, match="integer dtype"):
+        dnp.var(dnp.ones((4, 4)), where=MASK[:4, :4], dtype=int)
 
 
 def test_where_folds_into_the_chunk_reduction() -> None:
