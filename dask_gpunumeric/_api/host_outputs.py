@@ -12,6 +12,10 @@ Before/after, for ``numpy.add(ours, 1, out=h)``::
 
     add(ours, 1, out=h)  ->  add(ours, 1, out=s); h[...] = to_host(s)   (s: empty like h)
 
+With host data among the operands too (``h *= ours``), NumPy's ufunc runs on the host
+instead, on our operands fetched the same way (``ufuncs._on_host``): ``h`` is not shipped
+to the workers and back.
+
 Only ``numpy.ndarray`` (and its subclasses) are accepted, as NumPy accepts: any other
 object, even one with ``__array__``, is NumPy's ``TypeError``.
 """

@@ -58,6 +58,21 @@ def test_ufunc_out_host_array(name: str) -> None:
     check_into_host(UFUNC_STATEMENTS[name])
 
 
+VIEW_STATEMENTS: dict[str, Callable[[Any, numpy.ndarray], Any]] = {
+    "strided_view": lambda a, h: numpy.multiply(a[:, :4], 2, out=h[:, ::2]),
+    "reversed_view_with_host_operand": lambda a, h: numpy.add(a, h[::-1], out=h),
+    "zero_d_view": lambda a, h: numpy.add(a[2, 3], 1, out=h[0, 0:1].reshape(())),
+    "dtype_and_unsafe_casting": lambda a, h: numpy.add(
+        a, 1.5, out=h, dtype=numpy.float32, casting="unsafe"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VIEW_STATEMENTS))
+def test_ufunc_out_host_views_and_options(name: str) -> None:
+    check_into_host(VIEW_STATEMENTS[name], returns_out=False)
+
+
 def test_two_output_ufunc_into_host_and_ours() -> None:
     host_q, host_r = numpy.zeros((6, 8)), numpy.zeros((6, 8))
     numpy.divmod(HOST, 0.3, out=(host_q, host_r))
