@@ -37,12 +37,17 @@ def is_user_ufunc(ufunc: Any) -> bool:
 def apply_user_ufunc(ufunc: Any, inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """``ufunc(*inputs, out=..., where=..., casting=...)`` as one chunk-wise node, written
     into ``out`` (ours, or a host array: computed and copied) as our ufuncs write;
-    ``NotImplemented`` for what that cannot express (other keywords, several outputs,
-    operands that are arrays of another kind)."""
+    ``NotImplemented`` for what that cannot express (other keywords, operands that are
+    arrays of another kind); ufuncs of several outputs are refused clearly."""
     keywords = dict(kwargs)
     out, where = keywords.pop("out", None), keywords.pop("where", True)
     casting = keywords.pop("casting", "same_kind")
-    if keywords or getattr(ufunc, "nout", 1) != 1:
+    if getattr(ufunc, "nout", 1) != 1:
+        raise NotImplementedError(
+            f"dask_gpunumeric applies user ufuncs of one output; {ufunc!r} has {ufunc.nout}: "
+            "compute the arrays first (a.compute()) for it"
+        )
+    if keywords:
         return NotImplemented
     if any(not _is_operand(x) for x in inputs):
         return NotImplemented

@@ -316,3 +316,9 @@ def test_numba_ufunc_out_casting_like_numpy() -> None:
         lambda: square_plus(host, 2.0, out=numpy.zeros(host.shape, dtype=int)),
         lambda: square_plus(dgn.array(host), 2.0, out=numpy.zeros(host.shape, dtype=int)),
     )
+
+
+def test_user_ufunc_of_two_outputs_is_refused_clearly() -> None:
+    split = numpy.frompyfunc(lambda x: (x // 2, x % 2), 1, 2)
+    with pytest.raises(NotImplementedError, match="one output"):
+        split(dgn.arange(10))
