@@ -251,3 +251,31 @@ def test_put_into_host_out_of_bounds_raises_like_numpy() -> None:
 def test_putmask_and_place_into_host() -> None:
     check_into_host(lambda a, h: numpy.putmask(h, a > 3, a), returns_out=False)
     check_into_host(lambda a, h: numpy.place(h, a > 3, a[0]), returns_out=False)
+
+
+def test_the_copy_into_the_host_is_the_backends_explicit_transfer(
+    backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # On the simulated device an implicit conversion would raise TypeError; this checks
+    # the positive side: the values came through the backend's to_host.
+    from dask_gpunumeric._backends import get_backend
+
+    chunk_backend = type(get_backend(backend))
+    transfers: list[Any] = []
+    original = chunk_backend.to_host
+
+    def counted(self: Any, chunk: Any) -> numpy.ndarray:
+        transfers.append(chunk)
+        return original(self, chunk)
+
+    monkeypatch.setattr(chunk_backend, "to_host", counted)
+    ours = ours_of(HOST)
+    for statement in (
+        lambda h: numpy.add(ours, 1, out=h),
+        lambda h: h.__imul__(ours),
+        lambda h: numpy.copyto(h, ours),
+    ):
+        transfers.clear()
+        h = numpy.ones((6, 8))
+        statement(h)
+        assert transfers, "no explicit transfer to the host"
