@@ -1,7 +1,10 @@
-"""Python-level ufuncs on a distributed client with worker processes: a
-``numpy.frompyfunc`` ufunc (which NumPy cannot pickle), a lazily typed Numba
-``@vectorize`` and our ``vectorize`` run block by block on the workers and give NumPy's result; on the
-simulated device the workers refuse them as CuPy would."""
+"""Interoperability on a distributed client with worker processes.
+
+Python-level ufuncs: a ``numpy.frompyfunc`` ufunc (which NumPy cannot pickle), a lazily
+typed Numba ``@vectorize`` and our ``vectorize`` run block by block on the workers and
+give NumPy's result; on the simulated device the workers refuse them as CuPy would.
+Host arrays as outputs (``out=h``, ``h *= ours``, a masked reduction into ``h``) receive
+the values computed on the workers."""
 
 from __future__ import annotations
 
@@ -76,3 +79,21 @@ def test_our_vectorize_runs_on_the_workers(client: Client, distributed_scheduler
             result.compute()
         return
     numpy.testing.assert_array_equal(result.compute(), function(host, 3.0))
+
+
+def test_host_arrays_receive_results_from_the_workers(
+    client: Client, distributed_scheduler, backend
+) -> None:
+    host = numpy.arange(12_000.0).reshape(120, 100) / 7
+    ours = dnp.array(host, chunks=(40, 50))
+    expected, into_host = numpy.ones((120, 100)), numpy.ones((120, 100))
+    numpy.multiply(host, 3, out=expected, where=host > 100)
+    assert numpy.multiply(ours, 3, out=into_host, where=ours > 100) is into_host
+    numpy.testing.assert_array_equal(into_host, expected)
+    expected *= host
+    into_host *= ours
+    numpy.testing.assert_array_equal(into_host, expected)
+    row_expected, row_into = numpy.zeros(100), numpy.zeros(100)
+    numpy.max(host, axis=0, where=host > 500, initial=-1.0, out=row_expected)
+    numpy.max(ours, axis=0, where=ours > 500, initial=-1.0, out=row_into)
+    numpy.testing.assert_array_equal(row_into, row_expected)
