@@ -10,8 +10,8 @@ import numpy
 from .._ir.chunkwise_call import ChunkwiseCall
 from .._kernels.user_functions import portable
 from .creation import asarray
+from .generalized_ufuncs import apply_generalized_ufunc, parse_signature
 from .ndarray import ndarray
-from .user_ufuncs import apply_generalized_ufunc, parse_signature
 
 __all__ = ["frompyfunc", "vectorize"]
 

@@ -13,7 +13,7 @@ Before/after, for ``numpy.add(ours, 1, out=h)``::
     add(ours, 1, out=h)  ->  add(ours, 1, out=s); h[...] = to_host(s)   (s: empty like h)
 
 With host data among the operands too (``h *= ours``), NumPy's ufunc runs on the host
-instead, on our operands fetched the same way (``ufuncs._on_host``): ``h`` is not shipped
+instead, on our operands fetched the same way (``ufunc_on_host``): ``h`` is not shipped
 to the workers and back.
 
 Only ``numpy.ndarray`` (and its subclasses) are accepted, as NumPy accepts: any other
@@ -61,3 +61,44 @@ def assign(out: Any, result: ndarray) -> Any:
         return out
     out[...] = result
     return out
+
+
+def ufunc_on_host(
+    numpy_ufunc: numpy.ufunc,
+    inputs: tuple[Any, ...],
+    outs: tuple[numpy.ndarray, ...],
+    where: Any,
+    options: dict[str, Any],
+) -> Any:
+    """NumPy's ufunc on the host: its dtype, casting and shape checks first on empty
+    stand-ins (nothing computed), then our operands computed (``.get()``: the backend's
+    explicit transfer) and the call itself, with NumPy's own errors and overlap rules."""
+    inputs = tuple(numpy.asarray(x) if isinstance(x, (list, tuple)) else x for x in inputs)
+    options = {k: v for k, v in options.items() if v is not None}  # NumPy's "not given"
+    if isinstance(where, (list, tuple)):
+        where = numpy.asarray(where)
+
+    def dtype_only(value: Any) -> Any:
+        if isinstance(value, (ndarray, numpy.ndarray)):
+            return numpy.empty((0,), dtype=value.dtype)
+        return value
+
+    numpy_ufunc(
+        *map(dtype_only, inputs),
+        out=tuple(numpy.empty((0,), dtype=o.dtype) for o in outs),
+        where=dtype_only(where),
+        **options,
+    )
+    shape = numpy.broadcast_shapes(*(numpy.shape(x) for x in (*inputs, where)))
+    for o in outs:
+        if numpy.broadcast_shapes(shape, o.shape) != o.shape:
+            raise ValueError(
+                f"non-broadcastable output operand with shape {o.shape} doesn't match the "
+                f"broadcast shape {numpy.broadcast_shapes(shape, o.shape)}"
+            )
+
+    def computed(value: Any) -> Any:
+        return value.get() if isinstance(value, ndarray) else value
+
+    numpy_ufunc(*map(computed, inputs), out=outs, where=computed(where), **options)
+    return outs[0] if len(outs) == 1 else outs

@@ -170,7 +170,7 @@ def _into_host_outputs(
     if all(map(host_outputs.is_host_output, outs)) and any(
         isinstance(x, (numpy.ndarray, list, tuple)) for x in (*inputs, where)
     ):
-        return _on_host(function, inputs, outs, where, **options)
+        return host_outputs.ufunc_on_host(function.spec.numpy_ufunc, inputs, outs, where, options)
     stand_ins = tuple(
         host_outputs.stand_in_for(o, keep_values=where is not True)
         if host_outputs.is_host_output(o)
@@ -181,43 +181,6 @@ def _into_host_outputs(
     for host, stand_in_out in zip(outs, stand_ins, strict=True):
         if host_outputs.is_host_output(host):
             host_outputs.assign(host, stand_in_out)
-    return outs[0] if len(outs) == 1 else outs
-
-
-def _on_host(
-    function: ufunc, inputs: tuple[Any, ...], outs: tuple[Any, ...], where: Any, **options: Any
-) -> Any:
-    """NumPy's ufunc on the host: its dtype, casting and shape checks first on empty
-    stand-ins (nothing computed), then our operands computed (``.get()``: the backend's
-    explicit transfer) and the call itself, with NumPy's own errors and overlap rules."""
-    inputs = tuple(numpy.asarray(x) if isinstance(x, (list, tuple)) else x for x in inputs)
-    options = {k: v for k, v in options.items() if v is not None}  # NumPy's "not given"
-    if isinstance(where, (list, tuple)):
-        where = numpy.asarray(where)
-
-    def dtype_only(value: Any) -> Any:
-        if isinstance(value, (ndarray, numpy.ndarray)):
-            return numpy.empty((0,), dtype=value.dtype)
-        return value
-
-    function.spec.numpy_ufunc(
-        *map(dtype_only, inputs),
-        out=tuple(numpy.empty((0,), dtype=o.dtype) for o in outs),
-        where=dtype_only(where),
-        **options,
-    )
-    shape = numpy.broadcast_shapes(*(numpy.shape(x) for x in (*inputs, where)))
-    for o in outs:
-        if numpy.broadcast_shapes(shape, o.shape) != o.shape:
-            raise ValueError(
-                f"non-broadcastable output operand with shape {o.shape} doesn't match the "
-                f"broadcast shape {numpy.broadcast_shapes(shape, o.shape)}"
-            )
-
-    def computed(value: Any) -> Any:
-        return value.get() if isinstance(value, ndarray) else value
-
-    function.spec.numpy_ufunc(*map(computed, inputs), out=outs, where=computed(where), **options)
     return outs[0] if len(outs) == 1 else outs
 
 
