@@ -164,12 +164,12 @@ def _into_host_outputs(
     """The call into stand-ins of ours for the host outputs, then each computed and copied
     into its host array (``host_outputs``): NumPy's checks, one materialization.
 
-    With host data on both sides (``h *= ours``: every output and some operand host
-    arrays), our operands come to the host and NumPy's ufunc runs there, after NumPy's
-    checks on stand-ins: shipping ``h`` to the workers and back would move it twice."""
-    if all(map(host_outputs.is_host_output, outs)) and any(
-        isinstance(x, (numpy.ndarray, list, tuple)) for x in (*inputs, where)
-    ):
+    When ``h``'s values are needed (``h *= ours``: a host operand; or ``where=``, which
+    keeps the unselected ones) and every output is a host array, our operands come to the
+    host and NumPy's ufunc runs there, after NumPy's checks on stand-ins: shipping ``h``
+    to the workers and back would move it twice."""
+    host_operand = any(isinstance(x, (numpy.ndarray, list, tuple)) for x in (*inputs, where))
+    if all(map(host_outputs.is_host_output, outs)) and (host_operand or where is not True):
         return host_outputs.ufunc_on_host(function.spec.numpy_ufunc, inputs, outs, where, options)
     stand_ins = tuple(
         host_outputs.stand_in_for(o, keep_values=where is not True)
