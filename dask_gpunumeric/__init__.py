@@ -69,6 +69,7 @@ from ._api.diagonals import *  # noqa: F403
 from ._api.differences import *  # noqa: F403
 from ._api.elementwise import *  # noqa: F403
 from ._api.exceptions import *  # noqa: F403
+from ._api.functional import *  # noqa: F403
 from ._api.histograms import *  # noqa: F403
 from ._api.insertion import *  # noqa: F403
 from ._api.io import *  # noqa: F403
@@ -108,6 +109,7 @@ _api_modules = (
     _api.differences,
     _api.elementwise,
     _api.exceptions,
+    _api.functional,
     _api.histograms,
     _api.insertion,
     _api.io,

@@ -11,6 +11,7 @@ from .._array.store import Store
 from .._array.viewspec import ViewSpec
 from .._ir.elementwise import cast_node, clip_node, where_node
 from .._ir.leaves import Fill
+from . import host_outputs
 from .creation import asarray
 from .ndarray import ndarray
 
@@ -60,14 +61,21 @@ def clip(
     )
     if out is None:
         return result
-    if not isinstance(out, ndarray):
-        raise TypeError("return arrays must be of ArrayType")
+    host_outputs.check_output(out)
     # NumPy's clip is a ufunc: its out= follows same_kind casting, with NumPy's error.
     numpy.clip(
         numpy.empty((0,), dtype=result.dtype), None, None, out=numpy.empty((0,), dtype=out.dtype)
     )
-    out[...] = result
-    return out
+    _check_broadcast_into(result.shape, out.shape)
+    return host_outputs.assign(out, result)
+
+
+def _check_broadcast_into(shape: tuple[int, ...], out_shape: tuple[int, ...]) -> None:
+    if numpy.broadcast_shapes(shape, out_shape) != out_shape:
+        raise ValueError(
+            f"non-broadcastable output operand with shape {out_shape} doesn't match the "
+            f"broadcast shape {numpy.broadcast_shapes(shape, out_shape)}"
+        )
 
 
 def astype(

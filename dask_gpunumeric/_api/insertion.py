@@ -13,12 +13,27 @@ import numpy
 from .._array.coercion import PYTHON_SCALARS, as_operand
 from .._ir.dtypes import operand_shape, stand_in
 from .._ir.elementwise import where_node
+from . import host_outputs
 from .creation import asarray
 from .ndarray import ndarray
 from .selection import along_axis_index, host_indices, take, wrap_indices
 from .tiling import tile
 
 __all__ = ["copyto", "place", "put", "put_along_axis", "putmask"]
+
+
+def _into_host(function: str, a: numpy.ndarray, *args: Any, **kwargs: Any) -> None:
+    """A write into a host array (``numpy.put(h, ours_indices, ours_values)``): NumPy's own
+    function, our arrays among the arguments computed first (the explicit copy to the host,
+    a materialization boundary)."""
+    host_outputs.check_output(a)
+    getattr(numpy, function)(
+        a, *map(_computed, args), **{k: _computed(v) for k, v in kwargs.items()}
+    )
+
+
+def _computed(value: Any) -> Any:
+    return value.get() if isinstance(value, ndarray) else value
 
 
 def _target(a: Any, function: str) -> ndarray:
@@ -43,6 +58,9 @@ def _values(values: Any, dtype: numpy.dtype) -> ndarray:
 
 def put(a: Any, ind: Any, v: Any, mode: str = "raise") -> None:
     """dask_gpunumeric implementation of :func:`numpy.put` (writes through views)."""
+    if host_outputs.is_host_output(a):
+        _into_host("put", a, ind, v, mode=mode)
+        return
     target = _target(a, "put")
     flat = wrap_indices(host_indices(ind).reshape(-1), target.size, mode)
     values = _values(v, target.dtype)
@@ -56,6 +74,9 @@ def put(a: Any, ind: Any, v: Any, mode: str = "raise") -> None:
 
 def put_along_axis(arr: Any, indices: Any, values: Any, axis: int | None) -> None:
     """dask_gpunumeric implementation of :func:`numpy.put_along_axis`."""
+    if host_outputs.is_host_output(arr):
+        _into_host("put_along_axis", arr, indices, values, axis)
+        return
     target = _target(arr, "put_along_axis")
     if axis is None and target.reshape(-1)._store is not target._store:
         # NumPy writes through the flat form, which is a read-only copy when not a view.
@@ -67,6 +88,9 @@ def put_along_axis(arr: Any, indices: Any, values: Any, axis: int | None) -> Non
 def putmask(a: Any, mask: Any, values: Any) -> None:
     """dask_gpunumeric implementation of :func:`numpy.putmask`: ``where(mask, values, a)``
     with ``values`` repeated cyclically over ``a``'s flat positions; stays lazy."""
+    if host_outputs.is_host_output(a):
+        _into_host("putmask", a, mask, values)
+        return
     target = _target(a, "putmask")
     condition = asarray(mask)
     if condition.size != target.size:
@@ -96,6 +120,9 @@ def place(arr: Any, mask: Any, vals: Any) -> None:
     """
     from .selection import flatnonzero
 
+    if host_outputs.is_host_output(arr):
+        _into_host("place", arr, mask, vals)
+        return
     target = _target(arr, "place")
     condition = asarray(mask)
     if condition.size != target.size:
@@ -112,10 +139,8 @@ def place(arr: Any, mask: Any, vals: Any) -> None:
 def copyto(dst: Any, src: Any, casting: str = "same_kind", where: Any = True) -> None:
     """dask_gpunumeric implementation of :func:`numpy.copyto` (writes through views; a
     host ``dst`` receives ``src`` computed)."""
-    if isinstance(dst, numpy.ndarray):
-        host_src = numpy.asarray(src) if isinstance(src, ndarray) else src
-        host_where = numpy.asarray(where) if isinstance(where, ndarray) else where
-        numpy.copyto(dst, host_src, casting=casting, where=host_where)  # type: ignore[arg-type]
+    if host_outputs.is_host_output(dst):
+        _into_host("copyto", dst, src, casting=casting, where=where)
         return
     target = _target(dst, "copyto")
     source = as_operand(src)

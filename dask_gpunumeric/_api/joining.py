@@ -14,6 +14,7 @@ from numpy.lib.array_utils import normalize_axis_index
 
 from .._ir.elementwise import cast_node
 from .._ir.joining import Concatenate
+from . import host_outputs
 from .creation import asarray
 from .manipulation import atleast_1d, atleast_2d, atleast_3d, moveaxis
 from .ndarray import ndarray
@@ -77,8 +78,7 @@ def concatenate(
         axis = 0
     axis = operator.index(axis)
     stand_ins = _concatenation_stand_ins(inputs, axis)
-    if out is not None and not isinstance(out, ndarray):
-        raise TypeError("return arrays must be of ArrayType")
+    host_outputs.check_output(out)
     empty = numpy.concatenate(stand_ins, axis=axis, dtype=dtype, casting=casting)
     axis = normalize_axis_index(axis, inputs[0].ndim)
     shape = list(inputs[0].shape)
@@ -90,8 +90,7 @@ def concatenate(
     if out.shape != result.shape:
         raise ValueError("Output array is the wrong shape")
     numpy.concatenate(stand_ins, axis=axis, out=_zero_memory(out, axis).copy(), casting=casting)
-    out[...] = result
-    return out
+    return host_outputs.assign(out, result)
 
 
 def stack(

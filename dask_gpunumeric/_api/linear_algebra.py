@@ -9,6 +9,7 @@ import numpy
 from .._array.coercion import as_expr
 from .._ir.dask_call import DaskCall
 from .._ir.products import Matmul, Tensordot
+from . import host_outputs
 from .ndarray import ndarray
 from .ufuncs import ufuncs
 
@@ -84,11 +85,17 @@ def outer(a: Any, b: Any, out: Any = None) -> ndarray:
     return ufuncs["multiply"](left[:, None], right[None, :], out=out)
 
 
+# The axes NumPy's ``ndarray.__imatmul__`` passes: matmul's own defaults.
+_IN_PLACE_AXES = [(-2, -1), (-2, -1), (-2, -1)]
+
+
 def matmul(a: Any, b: Any, /, out: Any = None, **kwargs: Any) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.matmul`.
 
     Differences from NumPy: no ``casting``/``order``/``dtype``/``axes``/``axis`` arguments.
     """
+    if kwargs.get("axes") == _IN_PLACE_AXES:
+        del kwargs["axes"]  # ``a @= b`` passes matmul's default axes
     if kwargs:
         raise NotImplementedError(f"dask_gpunumeric.matmul does not support {sorted(kwargs)}")
     if isinstance(out, tuple):  # the ufunc protocol passes out as a 1-tuple
@@ -100,18 +107,19 @@ def matmul(a: Any, b: Any, /, out: Any = None, **kwargs: Any) -> ndarray:
 
 
 def _matmul_to_out(result: ndarray, out: Any) -> ndarray:
-    """``out=`` as the matmul ufunc takes it: same shape, ``same_kind`` casting."""
+    """``out=`` as the matmul ufunc takes it (NumPy's order: ``same_kind`` casting, then
+    the shape); a host array receives the result computed."""
+    host_outputs.check_output(out)
+    if not numpy.can_cast(result.dtype, out.dtype, "same_kind"):
+        raise numpy._core._exceptions._UFuncOutputCastingError(  # type: ignore[attr-defined]
+            numpy.matmul, "same_kind", result.dtype, out.dtype, 0
+        )
     if out.shape != result.shape:
         raise ValueError(
             f"matmul: Output operand 0 has a mismatch in its core dimension, with gufunc "
             f"signature (n?,k),(k,m?)->(n?,m?) (shape {out.shape} is not {result.shape})"
         )
-    if not numpy.can_cast(result.dtype, out.dtype, "same_kind"):
-        raise numpy._core._exceptions._UFuncOutputCastingError(  # type: ignore[attr-defined]
-            numpy.matmul, "same_kind", result.dtype, out.dtype, 0
-        )
-    out[...] = result
-    return out
+    return host_outputs.assign(out, result)
 
 
 def tensordot(a: Any, b: Any, axes: Any = 2) -> ndarray:

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy
 
+from . import host_outputs
 from .creation import asarray, zeros
 from .elementwise import where
 from .joining import concatenate
@@ -38,7 +39,16 @@ def around(a: Any, decimals: int = 0, out: Any = None) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.around` (NumPy's scale, ``rint``,
     unscale: the same values, halves to even)."""
     x = asarray(a)
-    numpy.around(numpy.ones((1,) * x.ndim, dtype=x.dtype), decimals)  # NumPy's errors
+    stand_in = numpy.ones((1,) * x.ndim, dtype=x.dtype)
+    numpy.around(stand_in, decimals)  # NumPy's errors
+    if out is not None:
+        host_outputs.check_output(out)
+        numpy.around(stand_in, decimals, out=numpy.empty_like(stand_in, out.dtype))  # casting
+        if out.shape != x.shape:
+            raise ValueError(
+                f"non-broadcastable output operand with shape {out.shape} doesn't match "
+                f"the broadcast shape {x.shape}"
+            )
     if x.dtype.kind == "c":
         result = around(x.real, decimals) + around(x.imag, decimals) * 1j
         return _finish(result.astype(x.dtype), out)
@@ -66,10 +76,8 @@ def round(a: Any, decimals: int = 0, out: Any = None) -> ndarray:  # noqa: A001 
 def _finish(result: ndarray, out: Any) -> ndarray:
     if out is None:
         return result
-    if not isinstance(out, ndarray):
-        raise TypeError("out must be a dask_gpunumeric.ndarray; create it with np.empty_like")
-    out[...] = result
-    return out
+    host_outputs.check_output(out)
+    return host_outputs.assign(out, result)
 
 
 def fix(x: Any, out: Any = None) -> ndarray:

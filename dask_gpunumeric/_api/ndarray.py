@@ -447,6 +447,15 @@ def _array_ufunc(ufunc: numpy.ufunc, method: str, inputs: tuple, kwargs: dict) -
     if ufunc.__name__ == "matmul" and method == "__call__":
         # NumPy's gufuncs that are products: ``host @ ours`` reaches us as the matmul ufunc.
         return linear_algebra.matmul(*inputs, **kwargs)
+    if method == "__call__" and generalized_ufuncs.is_generalized(ufunc):
+        # NumPy's own product gufuncs are ours (vecdot, matvec, vecmat); others (Numba's
+        # guvectorize) apply by their core dimensions.
+        product = getattr(linear_algebra, ufunc.__name__, None)
+        if product is not None and getattr(numpy, ufunc.__name__, None) is ufunc:
+            if isinstance(kwargs.get("out"), tuple) and len(kwargs["out"]) == 1:
+                kwargs["out"] = kwargs["out"][0]  # the ufunc protocol's 1-tuple
+            return product(*inputs, **kwargs)
+        return generalized_ufuncs.apply_generalized_ufunc(ufunc, inputs, kwargs)
     if method == "__call__" and user_ufuncs.is_user_ufunc(ufunc):
         return user_ufuncs.apply_user_ufunc(ufunc, inputs, kwargs)
     ours = ufuncs.get(ufunc.__name__)
@@ -501,6 +510,7 @@ from . import (  # noqa: E402
     creation,
     diagonals,
     elementwise,
+    generalized_ufuncs,
     insertion,
     io,
     linear_algebra,

@@ -10,6 +10,7 @@ from .._array.coercion import as_expr
 from .._ir.dtypes import stand_in_with_ndim
 from .._ir.indexing import Reshape
 from .._ir.reductions import Cumulative, normalize_axis, reduction_node
+from . import host_outputs
 from .ndarray import ndarray
 
 __all__ = [
@@ -43,6 +44,22 @@ def _check_out_shape(kind: str, node: Any, out: ndarray) -> None:
         )
 
 
+def _given(initial: Any = _NoValue, where: Any = _NoValue) -> bool:
+    """True when ``initial=``/``where=`` ask for more than the plain reduction
+    (``where=True`` and ``initial=None`` are NumPy's "not given")."""
+    return (initial is not _NoValue and initial is not None) or not (
+        where is _NoValue or where is True
+    )
+
+
+def _masked(kind: str, a: Any, axis: Any, out: Any, keepdims: Any, **kwargs: Any) -> Any:
+    """The reduction with ``initial=``/``where=`` (``masked_reductions``, which imports
+    this module)."""
+    from .masked_reductions import reduce_masked
+
+    return reduce_masked(kind, a, axis, out, keepdims, **kwargs)
+
+
 def _unsupported(name: str, **given: Any) -> None:
     for key, value in given.items():
         if value is not _NoValue and value is not None:
@@ -57,12 +74,12 @@ def _reduce(kind: str, a: Any, axis: Any, out: Any, keepdims: Any, **params: Any
     node = reduction_node(kind, source, axis=axis, keepdims=keepdims, **params)
     if out is None:
         return ndarray._from_expr(node)
+    host_outputs.check_output(out)
     _check_out_shape(kind, node, out)
     if out.dtype != node.dtype:
         # Only NumPy's check (std into integers, argmax into floats): the node is built.
         reduction_node(kind, source, axis=axis, keepdims=keepdims, out_dtype=out.dtype, **params)
-    out[...] = ndarray._from_expr(node)
-    return out
+    return host_outputs.assign(out, ndarray._from_expr(node))
 
 
 def sum(
@@ -74,8 +91,9 @@ def sum(
     initial: Any = _NoValue,
     where: Any = _NoValue,
 ) -> ndarray:  # noqa: A001
-    """dask_gpunumeric implementation of :func:`numpy.sum` (no ``initial``/``where``)."""
-    _unsupported("sum", initial=initial, where=where)
+    """dask_gpunumeric implementation of :func:`numpy.sum`."""
+    if _given(initial, where):
+        return _masked("sum", a, axis, out, keepdims, initial=initial, where=where, dtype=dtype)
     return _reduce("sum", a, axis, out, keepdims, dtype=dtype)
 
 
@@ -88,8 +106,9 @@ def prod(
     initial: Any = _NoValue,
     where: Any = _NoValue,
 ) -> ndarray:
-    """dask_gpunumeric implementation of :func:`numpy.prod` (no ``initial``/``where``)."""
-    _unsupported("prod", initial=initial, where=where)
+    """dask_gpunumeric implementation of :func:`numpy.prod`."""
+    if _given(initial, where):
+        return _masked("prod", a, axis, out, keepdims, initial=initial, where=where, dtype=dtype)
     return _reduce("prod", a, axis, out, keepdims, dtype=dtype)
 
 
@@ -102,8 +121,9 @@ def mean(
     *,
     where: Any = _NoValue,
 ) -> ndarray:
-    """dask_gpunumeric implementation of :func:`numpy.mean` (no ``where``)."""
-    _unsupported("mean", where=where)
+    """dask_gpunumeric implementation of :func:`numpy.mean`."""
+    if _given(where=where):
+        return _masked("mean", a, axis, out, keepdims, where=where, dtype=dtype)
     return _reduce("mean", a, axis, out, keepdims, dtype=dtype)
 
 
@@ -119,9 +139,11 @@ def var(
     mean: Any = _NoValue,
     correction: Any = _NoValue,
 ) -> ndarray:
-    """dask_gpunumeric implementation of :func:`numpy.var` (no ``where``/``mean``)."""
-    _unsupported("var", where=where, mean=mean)
+    """dask_gpunumeric implementation of :func:`numpy.var` (no ``mean``)."""
+    _unsupported("var", mean=mean)
     ddof = ddof if correction is _NoValue else correction
+    if _given(where=where):
+        return _masked("var", a, axis, out, keepdims, where=where, dtype=dtype, ddof=ddof)
     return _reduce("var", a, axis, out, keepdims, dtype=dtype, ddof=ddof)
 
 
@@ -137,9 +159,11 @@ def std(
     mean: Any = _NoValue,
     correction: Any = _NoValue,
 ) -> ndarray:
-    """dask_gpunumeric implementation of :func:`numpy.std` (no ``where``/``mean``)."""
-    _unsupported("std", where=where, mean=mean)
+    """dask_gpunumeric implementation of :func:`numpy.std` (no ``mean``)."""
+    _unsupported("std", mean=mean)
     ddof = ddof if correction is _NoValue else correction
+    if _given(where=where):
+        return _masked("std", a, axis, out, keepdims, where=where, dtype=dtype, ddof=ddof)
     return _reduce("std", a, axis, out, keepdims, dtype=dtype, ddof=ddof)
 
 
@@ -151,8 +175,9 @@ def max(
     initial: Any = _NoValue,
     where: Any = _NoValue,
 ) -> ndarray:  # noqa: A001
-    """dask_gpunumeric implementation of :func:`numpy.max` (no ``initial``/``where``)."""
-    _unsupported("max", initial=initial, where=where)
+    """dask_gpunumeric implementation of :func:`numpy.max`."""
+    if _given(initial, where):
+        return _masked("max", a, axis, out, keepdims, initial=initial, where=where)
     return _reduce("max", a, axis, out, keepdims)
 
 
@@ -164,8 +189,9 @@ def min(
     initial: Any = _NoValue,
     where: Any = _NoValue,
 ) -> ndarray:  # noqa: A001
-    """dask_gpunumeric implementation of :func:`numpy.min` (no ``initial``/``where``)."""
-    _unsupported("min", initial=initial, where=where)
+    """dask_gpunumeric implementation of :func:`numpy.min`."""
+    if _given(initial, where):
+        return _masked("min", a, axis, out, keepdims, initial=initial, where=where)
     return _reduce("min", a, axis, out, keepdims)
 
 
@@ -176,16 +202,18 @@ amin = min
 def any(
     a: Any, axis: Any = None, out: Any = None, keepdims: Any = False, *, where: Any = _NoValue
 ) -> ndarray:  # noqa: A001
-    """dask_gpunumeric implementation of :func:`numpy.any` (no ``where``)."""
-    _unsupported("any", where=where)
+    """dask_gpunumeric implementation of :func:`numpy.any`."""
+    if _given(where=where):
+        return _masked("any", a, axis, out, keepdims, where=where)
     return _reduce("any", a, axis, out, keepdims)
 
 
 def all(
     a: Any, axis: Any = None, out: Any = None, keepdims: Any = False, *, where: Any = _NoValue
 ) -> ndarray:  # noqa: A001
-    """dask_gpunumeric implementation of :func:`numpy.all` (no ``where``)."""
-    _unsupported("all", where=where)
+    """dask_gpunumeric implementation of :func:`numpy.all`."""
+    if _given(where=where):
+        return _masked("all", a, axis, out, keepdims, where=where)
     return _reduce("all", a, axis, out, keepdims)
 
 
@@ -204,6 +232,7 @@ def _cumulative(kind: str, a: Any, axis: Any, dtype: Any, out: Any) -> ndarray:
     stand_in = stand_in_with_ndim(source)
     probe = getattr(numpy, kind)(stand_in, axis=axis, dtype=dtype)  # NumPy's dtype and errors
     if out is not None:
+        host_outputs.check_output(out)
         # NumPy's casting rule for writing into ``out``, checked on a stand-in.
         getattr(numpy, kind)(
             stand_in, axis=axis, dtype=dtype, out=numpy.empty_like(probe, out.dtype)
@@ -219,8 +248,7 @@ def _cumulative(kind: str, a: Any, axis: Any, dtype: Any, out: Any) -> ndarray:
         return result
     if out.shape != result.shape:
         raise ValueError("provided out is the wrong size for the accumulation.")
-    out[...] = result
-    return out
+    return host_outputs.assign(out, result)
 
 
 def cumsum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> ndarray:

@@ -16,7 +16,7 @@ from .._ir.reductions import normalize_axis
 from . import reductions
 from .creation import asarray, full
 from .ndarray import ndarray
-from .reductions import _cumulative, _NoValue, _reduce, _unsupported
+from .reductions import _cumulative, _given, _masked, _NoValue, _reduce, _unsupported
 from .ufuncs import ufuncs
 
 __all__ = [
@@ -45,8 +45,9 @@ def nansum(
     initial: Any = _NoValue,
     where: Any = _NoValue,
 ) -> ndarray:
-    """dask_gpunumeric implementation of :func:`numpy.nansum` (no ``initial``/``where``)."""
-    _unsupported("nansum", initial=initial, where=where)
+    """dask_gpunumeric implementation of :func:`numpy.nansum`."""
+    if _given(initial, where):
+        return _masked("nansum", a, axis, out, keepdims, initial=initial, where=where, dtype=dtype)
     return _reduce("nansum", a, axis, out, keepdims, dtype=dtype)
 
 
@@ -59,8 +60,9 @@ def nanprod(
     initial: Any = _NoValue,
     where: Any = _NoValue,
 ) -> ndarray:
-    """dask_gpunumeric implementation of :func:`numpy.nanprod` (no ``initial``/``where``)."""
-    _unsupported("nanprod", initial=initial, where=where)
+    """dask_gpunumeric implementation of :func:`numpy.nanprod`."""
+    if _given(initial, where):
+        return _masked("nanprod", a, axis, out, keepdims, initial=initial, where=where, dtype=dtype)
     return _reduce("nanprod", a, axis, out, keepdims, dtype=dtype)
 
 
@@ -73,16 +75,19 @@ def nanmean(
     *,
     where: Any = _NoValue,
 ) -> ndarray:
-    """dask_gpunumeric implementation of :func:`numpy.nanmean` (no ``where``)."""
-    _unsupported("nanmean", where=where)
+    """dask_gpunumeric implementation of :func:`numpy.nanmean`."""
+    if _given(where=where):
+        return _masked("nanmean", a, axis, out, keepdims, where=where, dtype=dtype)
     return _reduce("nanmean", a, axis, out, keepdims, dtype=dtype)
 
 
 def _nan_moment(
     kind: str, a: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any, **more: Any
 ) -> ndarray:
-    _unsupported(kind, where=more["where"], mean=more["mean"])
+    _unsupported(kind, mean=more["mean"])
     ddof = ddof if more["correction"] is _NoValue else more["correction"]
+    if _given(where=more["where"]):
+        return _masked(kind, a, axis, out, keepdims, where=more["where"], dtype=dtype, ddof=ddof)
     return _reduce(kind, a, axis, out, keepdims, dtype=dtype, ddof=ddof)
 
 
@@ -98,7 +103,7 @@ def nanvar(
     mean: Any = _NoValue,
     correction: Any = _NoValue,
 ) -> ndarray:
-    """dask_gpunumeric implementation of :func:`numpy.nanvar` (no ``where``/``mean``)."""
+    """dask_gpunumeric implementation of :func:`numpy.nanvar` (no ``mean``)."""
     return _nan_moment(
         "nanvar", a, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction
     )
@@ -116,7 +121,7 @@ def nanstd(
     mean: Any = _NoValue,
     correction: Any = _NoValue,
 ) -> ndarray:
-    """dask_gpunumeric implementation of :func:`numpy.nanstd` (no ``where``/``mean``)."""
+    """dask_gpunumeric implementation of :func:`numpy.nanstd` (no ``mean``)."""
     return _nan_moment(
         "nanstd", a, axis, dtype, out, ddof, keepdims, where=where, mean=mean, correction=correction
     )
@@ -130,8 +135,9 @@ def nanmax(
     initial: Any = _NoValue,
     where: Any = _NoValue,
 ) -> ndarray:
-    """dask_gpunumeric implementation of :func:`numpy.nanmax` (no ``initial``/``where``)."""
-    _unsupported("nanmax", initial=initial, where=where)
+    """dask_gpunumeric implementation of :func:`numpy.nanmax`."""
+    if _given(initial, where):
+        return _masked("nanmax", a, axis, out, keepdims, initial=initial, where=where)
     return _reduce("nanmax", a, axis, out, keepdims)
 
 
@@ -143,8 +149,9 @@ def nanmin(
     initial: Any = _NoValue,
     where: Any = _NoValue,
 ) -> ndarray:
-    """dask_gpunumeric implementation of :func:`numpy.nanmin` (no ``initial``/``where``)."""
-    _unsupported("nanmin", initial=initial, where=where)
+    """dask_gpunumeric implementation of :func:`numpy.nanmin`."""
+    if _given(initial, where):
+        return _masked("nanmin", a, axis, out, keepdims, initial=initial, where=where)
     return _reduce("nanmin", a, axis, out, keepdims)
 
 

@@ -13,6 +13,7 @@ from .._array.coercion import UNSUPPORTED_KINDS, as_operand
 from .._ir.dtypes import stand_in
 from .._ir.elementwise import cast_node, ufunc_node, where_node
 from .._ir.ufunc_table import UfuncSpec, ufunc_table
+from . import host_outputs
 from .ndarray import ndarray
 from .reductions import ufunc_reduce, ufunc_reducers, ufunc_scans
 
@@ -56,6 +57,8 @@ class ufunc:  # noqa: N801 - NumPy's name
                 warnings.warn(_WHERE_WITHOUT_OUT, UserWarning, stacklevel=2)
         inputs, outs = _split_outputs(self, args, out)
         options = {"casting": casting, "dtype": dtype, "order": order, "subok": subok}
+        if outs is not None and any(map(host_outputs.is_host_output, outs)):
+            return _into_host_outputs(self, inputs, outs, where, signature=signature, **options)
         computed = tiny_ufuncs.call(
             self.spec.numpy_ufunc, inputs, outs, where, ndarray, signature=signature, **options
         )
@@ -151,9 +154,34 @@ def _split_outputs(function: ufunc, args: tuple[Any, ...], out: Any) -> tuple[tu
             f"The 'out' tuple must have exactly {function.nout} entries: one per ufunc output"
         )
     for o in outs:
-        if o is not None and not isinstance(o, ndarray):
-            raise TypeError("return arrays must be of ArrayType")
+        host_outputs.check_output(o)
     return args[:nin], outs
+
+
+def _into_host_outputs(
+    function: ufunc, inputs: tuple[Any, ...], outs: tuple[Any, ...], where: Any, **options: Any
+) -> Any:
+    """The call into stand-ins of ours for the host outputs, then each computed and copied
+    into its host array (``host_outputs``): NumPy's checks, one materialization.
+
+    When ``h``'s values are needed (``h *= ours``: a host operand; or ``where=``, which
+    keeps the unselected ones) and every output is a host array, our operands come to the
+    host and NumPy's ufunc runs there, after NumPy's checks on stand-ins: shipping ``h``
+    to the workers and back would move it twice."""
+    host_operand = any(isinstance(x, (numpy.ndarray, list, tuple)) for x in (*inputs, where))
+    if all(map(host_outputs.is_host_output, outs)) and (host_operand or where is not True):
+        return host_outputs.ufunc_on_host(function.spec.numpy_ufunc, inputs, outs, where, options)
+    stand_ins = tuple(
+        host_outputs.stand_in_for(o, keep_values=where is not True)
+        if host_outputs.is_host_output(o)
+        else o
+        for o in outs
+    )
+    function(*inputs, out=stand_ins, where=where, **options)
+    for host, stand_in_out in zip(outs, stand_ins, strict=True):
+        if host_outputs.is_host_output(host):
+            host_outputs.assign(host, stand_in_out)
+    return outs[0] if len(outs) == 1 else outs
 
 
 def _input_dtype(value: Any) -> numpy.dtype | None:

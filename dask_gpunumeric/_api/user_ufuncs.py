@@ -21,6 +21,7 @@ from typing import Any
 import numpy
 
 from .._ir.chunkwise_call import ChunkwiseCall
+from .._kernels.user_functions import portable
 from .ndarray import ndarray
 
 
@@ -32,13 +33,25 @@ def is_user_ufunc(ufunc: Any) -> bool:
 
 
 def apply_user_ufunc(ufunc: Any, inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    """``ufunc(*inputs)`` as one chunk-wise node; ``NotImplemented`` for what that cannot
-    express (keywords such as ``out=``/``where=``, several outputs, non-array operands
-    that are arrays of another kind)."""
-    if kwargs or getattr(ufunc, "nout", 1) != 1:
+    """``ufunc(*inputs, out=..., where=..., casting=...)`` as one chunk-wise node, written
+    into ``out`` (ours, or a host array: computed and copied) as our ufuncs write;
+    ``NotImplemented`` for what that cannot express (other keywords, operands that are
+    arrays of another kind); ufuncs of several outputs are refused clearly."""
+    keywords = dict(kwargs)
+    out, where = keywords.pop("out", None), keywords.pop("where", True)
+    casting = keywords.pop("casting", "same_kind")
+    if getattr(ufunc, "nout", 1) != 1:
+        raise NotImplementedError(
+            f"dask_gpunumeric applies user ufuncs of one output; {ufunc!r} has {ufunc.nout}: "
+            "compute the arrays first (a.compute()) for it"
+        )
+    if keywords:
         return NotImplemented
     if any(not _is_operand(x) for x in inputs):
         return NotImplemented
+    from .creation import asarray
+
+    inputs = tuple(asarray(x) if isinstance(x, numpy.ndarray) else x for x in inputs)
     ours = [x for x in inputs if isinstance(x, ndarray)]
     shape = numpy.broadcast_shapes(*(numpy.shape(x) for x in inputs))
     with warnings.catch_warnings():
@@ -47,11 +60,35 @@ def apply_user_ufunc(ufunc: Any, inputs: tuple[Any, ...], kwargs: dict[str, Any]
     if not ours or shape == () or not isinstance(probe, numpy.ndarray):
         return NotImplemented
     arguments = tuple(x._read() if isinstance(x, ndarray) else x for x in inputs)
-    return ndarray._from_expr(ChunkwiseCall(ufunc, arguments, (), shape, probe.dtype))
+    node = ChunkwiseCall(portable(ufunc), arguments, (), shape, probe.dtype)
+    if out is None and where is True:
+        return ndarray._from_expr(node)
+    return _write_user_result(ufunc, node, out, where, casting)
+
+
+def _write_user_result(ufunc: Any, node: ChunkwiseCall, out: Any, where: Any, casting: str) -> Any:
+    """The result into ``out`` under ``where``, with NumPy's casting check; a host ``out``
+    receives it computed (``host_outputs``)."""
+    from . import host_outputs
+    from .ufuncs import _check_where, _write_output
+
+    target = out[0] if isinstance(out, tuple) and len(out) == 1 else out
+    host_outputs.check_output(target)
+    _check_where(where)
+    castable = target is None or numpy.can_cast(node.dtype, target.dtype, casting)  # type: ignore[arg-type]
+    if not castable:
+        raise numpy._core._exceptions._UFuncOutputCastingError(  # type: ignore[attr-defined]
+            ufunc, casting, node.dtype, target.dtype, 0
+        )
+    if not host_outputs.is_host_output(target):
+        return _write_output(ufunc, node, target, where, casting)
+    stand_in = host_outputs.stand_in_for(target, keep_values=where is not True)
+    _write_output(ufunc, node, stand_in, where, casting)
+    return host_outputs.assign(target, stand_in)
 
 
 def _is_operand(value: Any) -> bool:
-    return isinstance(value, (ndarray, int, float, complex, bool, numpy.generic))
+    return isinstance(value, (ndarray, numpy.ndarray, int, float, complex, bool, numpy.generic))
 
 
 def _stand_in(value: Any) -> Any:

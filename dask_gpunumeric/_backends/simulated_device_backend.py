@@ -45,6 +45,11 @@ class SimulatedDeviceArray(NDArrayOperatorsMixin):
 
     # -- NumPy protocols: compute on the "device", refuse host operands ------------------
     def __array_ufunc__(self, ufunc: numpy.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        if not is_device_ufunc(ufunc):
+            # CuPy runs only its own ufuncs on its arrays: a host ufunc (a Numba CPU
+            # @vectorize/@guvectorize, numpy.frompyfunc) gets NotImplemented there, and
+            # NumPy raises TypeError. NumPy's own ufuncs stand for CuPy's.
+            return NotImplemented
         inputs = tuple(_unwrap(x) for x in inputs)
         if "out" in kwargs:
             kwargs["out"] = tuple(_unwrap(x) for x in kwargs["out"])
@@ -120,6 +125,11 @@ class SimulatedDeviceArray(NDArrayOperatorsMixin):
         from dask.base import tokenize
 
         return ("simulated-device", tokenize(self._data))
+
+
+def is_device_ufunc(ufunc: Any) -> bool:
+    """True for NumPy's own ufuncs (the device's, as CuPy's are), False for a host one."""
+    return getattr(numpy, getattr(ufunc, "__name__", ""), None) is ufunc
 
 
 def _unwrap(value: Any, allow_host: bool = False) -> Any:

@@ -22,9 +22,12 @@ class ChunkwiseCall(Expr):
     """``xp.<function>(*arguments, **keywords)`` on each block, with each ``Expr`` among
     ``arguments`` and keyword values replaced by its block. ``axis`` is None for an
     elementwise function (operands broadcast to ``shape``), else the axis every block
-    holds whole (the result's length along it may differ from the operand's)."""
+    holds whole (the result's length along it may differ from the operand's).
+    ``signature`` is a generalized ufunc's (``"(n),(n)->()"``): every operand is an
+    ``Expr`` whose trailing core dimensions each block holds whole; the leading (loop)
+    dimensions broadcast and are chunked as usual."""
 
-    __slots__ = ("function", "arguments", "keywords", "axis")
+    __slots__ = ("function", "arguments", "keywords", "axis", "signature")
 
     def __init__(
         self,
@@ -34,6 +37,7 @@ class ChunkwiseCall(Expr):
         shape: tuple[int, ...],
         dtype: Any,
         axis: int | None = None,
+        signature: str | None = None,
     ) -> None:
         operands = [a for a in arguments if isinstance(a, Expr)]
         operands += [v for _, v in keywords if isinstance(v, Expr)]
@@ -42,3 +46,4 @@ class ChunkwiseCall(Expr):
         self.arguments = arguments
         self.keywords = keywords
         self.axis = axis
+        self.signature = signature

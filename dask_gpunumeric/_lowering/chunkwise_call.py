@@ -26,6 +26,8 @@ def lower_chunkwise_call(
     arguments = tuple(slot(a) for a in node.arguments)
     keywords = tuple((k, slot(v)) for k, v in node.keywords)
     kernel = functools.partial(call_on_blocks, backend, node.function, arguments, keywords)
+    if node.signature is not None:
+        return _apply_by_core_dimensions(node, kernel, inputs, backend)
     if node.axis is None:
         arrays = [_broadcast(array, node.shape) for array in inputs]
         # Operands chunked differently follow the first one's chunks (no-op when equal).
@@ -38,6 +40,27 @@ def lower_chunkwise_call(
     return da.map_blocks(
         kernel, array, dtype=node.dtype, chunks=tuple(chunks), meta=_meta(node, backend)
     )
+
+
+def _apply_by_core_dimensions(
+    node: ChunkwiseCall, kernel: Any, inputs: list[da.Array], backend: ChunkBackend
+) -> da.Array:
+    """Loop dimensions block by block, core dimensions whole in each block: dask's own
+    generalized-ufunc application, with the core axes made whole here (``apply_gufunc``'s
+    ``allow_rechunk`` would also re-split the loop axes)."""
+    signature = str(node.signature)
+    core_ndims = [group.count(",") + 1 if group else 0 for group in _input_cores(signature)]
+    whole = [
+        array.rechunk({axis: -1 for axis in range(array.ndim - n, array.ndim)}) if n else array
+        for array, n in zip(inputs, core_ndims, strict=True)
+    ]
+    return da.apply_gufunc(kernel, signature, *whole, meta=_meta(node, backend))
+
+
+def _input_cores(signature: str) -> list[str]:
+    """The text inside each input's parentheses: ``"(m,n),(n)->(m)"`` -> ``["m,n", "n"]``."""
+    inputs = signature.partition("->")[0]
+    return [group.partition(")")[0] for group in inputs.split("(")[1:]]
 
 
 def _broadcast(array: da.Array, shape: tuple[int, ...]) -> da.Array:

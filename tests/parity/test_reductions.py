@@ -233,21 +233,6 @@ def test_out_wrong_shape(name: str) -> None:
         )
 
 
-@pytest.mark.parametrize("name", ["sum", "prod", "max", "min"])
-def test_initial_and_where_not_implemented(name: str) -> None:
-    ours = dnp.ones((3, 4))
-    with pytest.raises(NotImplementedError):
-        getattr(dnp, name)(ours, initial=1)
-    with pytest.raises(NotImplementedError):
-        getattr(dnp, name)(ours, where=numpy.ones((3, 4), dtype=bool))
-
-
-@pytest.mark.parametrize("name", ["mean", "var", "std", "any", "all"])
-def test_where_not_implemented(name: str) -> None:
-    with pytest.raises(NotImplementedError):
-        getattr(dnp, name)(dnp.ones((3, 4)), where=numpy.ones((3, 4), dtype=bool))
-
-
 # -- NaN ------------------------------------------------------------------------------------
 @pytest.mark.parametrize("name", ["max", "min", "argmax", "argmin", "sum", "mean", "var", "cumsum"])
 def test_nan(name: str) -> None:

@@ -100,3 +100,27 @@ def test_structured_dtypes_are_refused_as_in_cupy(device) -> None:
     values = device.from_host(numpy.arange(4.0))
     with pytest.raises(TypeError, match="structured"):
         numpy.empty_like(values, dtype=[("vals", "f8"), ("arg", "i8")])
+
+
+def test_host_ufuncs_are_refused_as_in_cupy(device) -> None:
+    # CuPy's __array_ufunc__ runs only its own ufuncs; NumPy then raises TypeError.
+    chunk = device.from_host(numpy.arange(4.0))
+    host_ufunc = numpy.frompyfunc(lambda x: x + 1, 1, 1)
+    with pytest.raises(TypeError, match="NotImplemented"):
+        host_ufunc(chunk)
+    numba = pytest.importorskip("numba")
+
+    @numba.vectorize(["float64(float64)"])
+    def plus_one(x):  # type: ignore[no-untyped-def]
+        return x + 1
+
+    @numba.guvectorize(["void(float64[:], float64[:])"], "(n)->()")
+    def total(x, out):  # type: ignore[no-untyped-def]
+        out[0] = x.sum()
+
+    for function in (plus_one, total):
+        with pytest.raises(TypeError, match="NotImplemented"):
+            function(chunk)
+    # NumPy's own ufuncs stand for CuPy's and still run on the device.
+    result = numpy.add.reduce(numpy.sin(chunk))
+    assert isinstance(result, SimulatedDeviceArray)
