@@ -7,11 +7,12 @@ import math
 from pathlib import Path
 from typing import Any
 
-from benchmarks.suite.systems import GPU_SYSTEMS, SYSTEMS
+from benchmarks.suite.systems import GPU_SYSTEMS, LANES, SYSTEMS
 
 PANEL_INCHES = 3.2
-SYSTEM_ORDER = list(dict.fromkeys((*SYSTEMS, *GPU_SYSTEMS)))  # one colour per system
-COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown")
+SYSTEM_ORDER = list(dict.fromkeys((*SYSTEMS, *GPU_SYSTEMS, *LANES)))  # one colour per system
+COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown",
+          "tab:pink", "tab:olive")  # fmt: skip
 
 
 def plot(results: dict[str, Any], path: Path) -> None:
