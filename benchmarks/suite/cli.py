@@ -58,7 +58,11 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     run.add_argument("--markdown", type=Path, help="the Markdown (default: beside --out)")
     run.add_argument("--gpu", action="store_true", help="CuPy chunks and CuPy alone")
     run.add_argument("--family", choices=FAMILIES, help="one family only (default: both)")
-    run.add_argument("--workloads", help="comma-separated subset of the workloads' names")
+    run.add_argument(
+        "--workloads",
+        help="comma-separated subset of the workloads' names "
+        "(check-overhead: the per-check overhead)",
+    )
     run.add_argument("--no-scaling", action="store_true", help="skip the worker scaling")
     run.add_argument("--repeats", type=int, help="timed runs after the warm-up")
     run.add_argument("--budget", type=float, help="seconds after which a system stops repeating")
@@ -124,7 +128,7 @@ def measure_all(args: argparse.Namespace, settings: dict[str, Any]) -> dict[str,
             rows += run_workload(workload, systems, floor, run_settings, show_row)
             print(f"  ({time.perf_counter() - start:.0f} s)", flush=True)
         overhead = None
-        if measures_overhead(args):
+        if measures_overhead(args, workloads):
             print(f"[check overhead] float(x.sum()), median of {settings['checks']}", flush=True)
             overhead = measure_check_overhead(settings["checks"])
             show_overhead(overhead)
@@ -154,10 +158,13 @@ def runs_family(args: argparse.Namespace, family: str) -> bool:
     return family in FAMILIES and args.family in (None, family)
 
 
-def measures_overhead(args: argparse.Namespace) -> bool:
-    """With the user programs, unless ``--workloads`` leaves ``check-overhead`` out."""
-    named = args.workloads is None or "check-overhead" in args.workloads.split(",")
-    return not args.gpu and runs_family(args, USER_PROGRAMS) and named
+def measures_overhead(args: argparse.Namespace, workloads: list[Any]) -> bool:
+    """With the user programs (``--workloads check-overhead``: alone)."""
+    if args.gpu or not runs_family(args, USER_PROGRAMS):
+        return False
+    if args.workloads is not None:
+        return "check-overhead" in args.workloads.split(",")
+    return any(w.family == USER_PROGRAMS for w in workloads)
 
 
 def chosen_workloads(args: argparse.Namespace, settings: dict[str, Any]) -> list[Any]:

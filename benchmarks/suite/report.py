@@ -153,9 +153,7 @@ def user_summary_lines(results: dict[str, Any]) -> list[str]:
     lines = [USER_HEADER, "|---|---:|" + "---:|" * 5]
     for (workload, size), rows in case_rows(family_rows(results, "user-programs")).items():
         default, threads = rows.get("ours-default"), rows.get("ours-threads")
-        versus = (
-            ratio(default["median_s"] / threads["median_s"]) if default and threads else "-"
-        )
+        versus = ratio(default["median_s"] / threads["median_s"]) if default and threads else "-"
         numpy_row = rows.get("numpy")
         cells = [workload, f"{size:,}", duration(numpy_row["median_s"]) if numpy_row else "-",
                  *(timed_cell(rows.get(lane)) for lane in USER_LANES), versus]  # fmt: skip
