@@ -143,8 +143,9 @@ def timed_cell(row: dict[str, Any] | None) -> str:
     """Seconds of a whole run and, in brackets, the ratio to NumPy (``!``: differs)."""
     if row is None:
         return "-"
+    cold = "" if row["warmed_at_size"] else " c"
     wrong = "" if row["correct"] else " !"
-    return f"{duration(row['median_s'])} ({ratio(row['ratio_to_numpy'])}){wrong}"
+    return f"{duration(row['median_s'])} ({ratio(row['ratio_to_numpy'])}){cold}{wrong}"
 
 
 def user_summary_lines(results: dict[str, Any]) -> list[str]:
@@ -179,7 +180,8 @@ def user_section(results: dict[str, Any]) -> list[str]:
     lines = ["", "## User programs (issue 16): whole program, side by side", "",
              "Seconds of the whole program (its inputs made inside it with `np.array(host)`) "
              "and, in brackets, the ratio to NumPy's; `!` marks a result that differs from "
-             "NumPy's. `ours default` is the embedded default cluster (no configuration), "
+             "NumPy's, `c` a single cold run (its first run at this size took over a third "
+             "of the budget, so it is the measurement). `ours default` is the embedded default cluster (no configuration), "
              "`ours threads` is `gpunumeric.scheduler: threads`.", "",
              *user_summary_lines(results)]  # fmt: skip
     if results.get("acceptance"):
