@@ -23,8 +23,8 @@ def plot(results: dict[str, Any], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     workloads = results["workloads"]
-    columns = min(4, len(workloads))
-    rows = -(-len(workloads) // columns)
+    columns = max(1, min(4, len(workloads)))
+    rows = max(1, -(-len(workloads) // columns))
     figure, axes = plt.subplots(
         rows, columns, figsize=(PANEL_INCHES * columns, PANEL_INCHES * rows), squeeze=False
     )
@@ -32,6 +32,8 @@ def plot(results: dict[str, Any], path: Path) -> None:
         panel(axis, workload, [r for r in results["rows"] if r["workload"] == workload["name"]])
     for axis in list(axes.flat)[len(workloads) :]:
         axis.set_visible(False)
+    if not workloads:  # e.g. --workloads check-overhead: the figures are in the Markdown
+        figure.text(0.5, 0.5, "no workload measured by size in this run", ha="center")
     machine = results["machine"]
     figure.suptitle(f"time per iteration vs size, {machine['cores']} cores, {machine['date'][:10]}")
     figure.tight_layout()

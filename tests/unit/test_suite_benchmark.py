@@ -229,6 +229,35 @@ def test_family_core_leaves_the_user_programs_out(tiny_suite: None, tmp_path: Pa
     assert report.USER_HEADER not in (tmp_path / "r.md").read_text()
 
 
+def test_the_check_overhead_runs_alone(tiny_suite: None, tmp_path: Path) -> None:
+    status, results = run_suite(tmp_path / "r.json", "--family", "user-programs",
+                                "--workloads", "check-overhead")  # fmt: skip
+    assert status == 0 and results["rows"] == [] and results["workloads"] == []
+    overhead = results["check_overhead"]
+    assert overhead["correct"] and overhead["checks"] == 3
+    assert 0 < overhead["min_s"]["ours-threads"] <= overhead["median_s"]["ours-threads"]
+    assert "### Per-check overhead" in (tmp_path / "r.md").read_text()
+    assert (tmp_path / "r.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_check_that_differs_from_numpy_fails_the_run(
+    tiny_suite: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    honest = check_overhead.timed
+    calls: list[int] = []
+
+    def second_lane_off(check: Any, checks: int) -> tuple[list[float], list[float]]:
+        seconds, values = honest(check, checks)
+        calls.append(1)
+        return seconds, [v + (len(calls) == 2) for v in values]  # numpy's, then ours-threads'
+
+    monkeypatch.setattr(check_overhead, "timed", second_lane_off)
+    status, results = run_suite(tmp_path / "r.json", "--family", "user-programs",
+                                "--workloads", "check-overhead")  # fmt: skip
+    assert status == 1 and not results["check_overhead"]["correct"] and len(calls) == 2
+    assert "A value differs from NumPy" in (tmp_path / "r.md").read_text()
+
+
 def test_nested_results_are_compared_item_by_item() -> None:
     check = close_items(rtol=1e-9)
     expected = (numpy.arange(3.0), 2.5, [1.0, 2.0])
