@@ -192,8 +192,11 @@ def user_section(results: dict[str, Any]) -> list[str]:
         lines += ["", "### Per-check overhead", "",
                   f"`float(x.sum())` of a persisted `x` of {overhead['elements']:,} float64, "
                   f"{overhead['checks']} checks after a warm-up; `numpy` is the work alone, "
-                  "`round-trip` a bare `client.submit(...).result()` on the embedded cluster, "
-                  "`ours-default-host` the check of an `np.array(host)` nobody persisted."
+                  "`ours-default` the default configuration (small work stays in the "
+                  "client), `ours-default-cluster` the same with `client-work-bytes: 0` "
+                  "(`x` on the embedded cluster's workers), `round-trip` a bare "
+                  "`client.submit(...).result()` there, `ours-default-host` the check of "
+                  "an `np.array(host)` nobody persisted."
                   f"{'' if overhead['correct'] else ' **A value differs from NumPy.**'}",
                   "", *overhead_lines(overhead)]  # fmt: skip
     return lines

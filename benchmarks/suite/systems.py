@@ -70,13 +70,12 @@ def configured(system: str) -> Iterator[None]:
 
 def start_embedded_cluster() -> None:
     """Start the embedded default cluster, if it is not up, outside any clock: its start
-    (seconds) would otherwise fall in a system's first run, which is its only timed run
-    when it is long. A computation on an array too large to be evaluated in this process
-    is what starts it for a user, too."""
-    import dask_gpunumeric
+    (seconds) would otherwise fall in the first run that sends work to it (small work
+    stays in the client: ``gpunumeric.client-work-bytes``), its only timed run when it
+    is long. The runtime's own start-up, as the first computation for the cluster does."""
+    from dask_gpunumeric._runtime.cluster import client_for_computation
 
-    elements = 2 * int(dask_gpunumeric.config.get("min-chunk-elements"))
-    float(dask_gpunumeric.ones(elements).sum())
+    client_for_computation()
 
 
 def wait_for(collection: Any) -> Any:

@@ -54,7 +54,8 @@ def test_user_programs_on_the_embedded_cluster_equal_numpy(
     assert all(r["correct"] for r in results["rows"])
     overhead = results["check_overhead"]
     assert overhead["correct"]
-    lanes = {"numpy", "ours-threads", "ours-default", "round-trip", "ours-default-host"}
+    lanes = {"numpy", "ours-threads", "ours-default", "ours-default-cluster", "round-trip",
+             "ours-default-host"}  # fmt: skip
     assert set(overhead["median_s"]) == lanes
     (line,) = [a for a in results["acceptance"] if a["line"].startswith("per-check")]
     assert line["met"] in (True, False) and "round-trip" in line["figures"]
