@@ -4,10 +4,12 @@ Reported, never asserted (a benchmark reports; the lead decides). Each line comp
 figures measured side by side in the same run: whole-program seconds of ours on the
 embedded default cluster (``ours-default``) and on ``scheduler: threads``
 (``ours-threads``) against NumPy's, and the per-check overhead on the embedded cluster
-(``check_overhead.py``'s ``ours-default-cluster``; its other lanes are in the figures). A line whose rows this run did not measure (``--quick``
-sizes, ``--workloads``) says "not measured"; a result that differs from NumPy's
-cannot meet a line.
-"""
+(``check_overhead.py``'s ``ours-default-cluster``; its other lanes are in the figures).
+"Stencil-like faster than NumPy" is read at each such program's largest size whatever
+NumPy's time (which swings several-fold with the machine's load, so a threshold would
+make the line come and go). A line whose rows this run did not measure (``--quick``
+sizes, ``--workloads``) says "not measured"; a result that differs from NumPy's cannot
+meet a line."""
 
 from __future__ import annotations
 
@@ -67,21 +69,14 @@ def default_vs_threads(rows: Rows) -> dict[str, Any]:
     return line(text, not over, figures + (f"; over 1.5x: {', '.join(over)}" if over else ""))
 
 
-def slow_programs(
-    rows: Rows, text: str, limit: float, only: tuple[str, ...] | None, strict: bool
+def within_limit(
+    rows: Rows, text: str, chosen: list[tuple[str, int]], limit: float, strict: bool
 ) -> Any:
-    """Where NumPy took more than ``SLOW_NUMPY_S``: ours-default's ratio to NumPy at most
-    ``limit`` (below it where ``strict``)."""
+    """``chosen`` cases: ours-default's ratio to NumPy at most ``limit`` (below it where
+    ``strict``)."""
     checked, failing = [], []
-    for workload, size in cases(rows):
-        numpy_row, ours = (
-            rows.get((workload, size, "numpy")),
-            rows.get((workload, size, "ours-default")),
-        )
-        if numpy_row is None or ours is None or numpy_row["median_s"] <= SLOW_NUMPY_S:
-            continue
-        if only is not None and workload not in only:
-            continue
+    for workload, size in chosen:
+        ours = rows[(workload, size, "ours-default")]
         figure = f"{workload} {size:,}: {ratio(ours['ratio_to_numpy'])}x"
         checked.append(figure)
         value = ours["ratio_to_numpy"]
@@ -91,6 +86,25 @@ def slow_programs(
     if not checked:
         return line(text, None, "")
     return line(text, not failing, "; ".join(checked))
+
+
+def measured(rows: Rows) -> list[tuple[str, int]]:
+    """Cases with both a NumPy and an ours-default row."""
+    return [(w, s) for w, s in cases(rows)
+            if (w, s, "numpy") in rows and (w, s, "ours-default") in rows]  # fmt: skip
+
+
+def slow_for_numpy(rows: Rows) -> list[tuple[str, int]]:
+    return [(w, s) for w, s in measured(rows) if rows[(w, s, "numpy")]["median_s"] > SLOW_NUMPY_S]
+
+
+def largest_stencils(rows: Rows) -> list[tuple[str, int]]:
+    """Each stencil-like program at its largest size measured."""
+    sizes: dict[str, int] = {}
+    for workload, size in measured(rows):
+        if workload in STENCIL_LIKE:
+            sizes[workload] = max(size, sizes.get(workload, size))
+    return list(sizes.items())
 
 
 def acceptance(rows_list: list[dict[str, Any]], overhead: dict[str, Any] | None) -> list[Any]:
@@ -106,11 +120,10 @@ def acceptance(rows_list: list[dict[str, Any]], overhead: dict[str, Any] | None)
         ratio_line(rows, "Monte Carlo pi 1e8: default <= 0.3x NumPy", "user/monte-carlo-pi",
                    10**8, {"ours-default": 0.3}),
         default_vs_threads(rows),
-        slow_programs(rows, f"user programs where NumPy takes > {SLOW_NUMPY_S:g} s: "
-                      "default <= 2x NumPy", 2.0, None, strict=False),
-        slow_programs(rows, "stencil-like (roll, red-black, ping-pong) where NumPy takes > "
-                      f"{SLOW_NUMPY_S:g} s: default faster than NumPy", 1.0, STENCIL_LIKE,
-                      strict=True),
+        within_limit(rows, f"user programs where NumPy takes > {SLOW_NUMPY_S:g} s: "
+                     "default <= 2x NumPy", slow_for_numpy(rows), 2.0, strict=False),
+        within_limit(rows, "stencil-like (roll, red-black, ping-pong) at their largest size: "
+                     "default faster than NumPy", largest_stencils(rows), 1.0, strict=True),
         ratio_line(rows, "Black-Scholes 3e7 (or what fits): <= 0.5x NumPy on both lanes",
                    "user/black-scholes", black_scholes if black_scholes >= 10**7 else 0,
                    {"ours-default": 0.5, "ours-threads": 0.5}),
