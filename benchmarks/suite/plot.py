@@ -7,11 +7,12 @@ import math
 from pathlib import Path
 from typing import Any
 
-from benchmarks.suite.systems import GPU_SYSTEMS, SYSTEMS
+from benchmarks.suite.systems import GPU_SYSTEMS, LANES, SYSTEMS
 
 PANEL_INCHES = 3.2
-SYSTEM_ORDER = list(dict.fromkeys((*SYSTEMS, *GPU_SYSTEMS)))  # one colour per system
-COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown")
+SYSTEM_ORDER = list(dict.fromkeys((*SYSTEMS, *GPU_SYSTEMS, *LANES)))  # one colour per system
+COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown",
+          "tab:pink", "tab:olive")  # fmt: skip
 
 
 def plot(results: dict[str, Any], path: Path) -> None:
@@ -22,8 +23,8 @@ def plot(results: dict[str, Any], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     workloads = results["workloads"]
-    columns = min(4, len(workloads))
-    rows = -(-len(workloads) // columns)
+    columns = max(1, min(4, len(workloads)))
+    rows = max(1, -(-len(workloads) // columns))
     figure, axes = plt.subplots(
         rows, columns, figsize=(PANEL_INCHES * columns, PANEL_INCHES * rows), squeeze=False
     )
@@ -31,6 +32,8 @@ def plot(results: dict[str, Any], path: Path) -> None:
         panel(axis, workload, [r for r in results["rows"] if r["workload"] == workload["name"]])
     for axis in list(axes.flat)[len(workloads) :]:
         axis.set_visible(False)
+    if not workloads:  # e.g. --workloads check-overhead: the figures are in the Markdown
+        figure.text(0.5, 0.5, "no workload measured by size in this run", ha="center")
     machine = results["machine"]
     figure.suptitle(f"time per iteration vs size, {machine['cores']} cores, {machine['date'][:10]}")
     figure.tight_layout()

@@ -1,9 +1,12 @@
 """The suite's results: a JSON document and a Markdown report of the same figures.
 
-JSON: ``{"machine", "floor", "settings", "workloads", "rows", "scaling", "notes"}``
-(``rows``: ``runner.Row`` fields; ``scaling``: ``scaling.ScalingRow`` fields). Markdown:
-the machine, the floor, one table per workload (one line per size and system), the
-scaling table, the notes.
+JSON: ``{"machine", "floor", "settings", "workloads", "rows", "scaling", "notes",
+"check_overhead", "acceptance"}`` (``rows``: ``runner.Row`` fields; ``scaling``:
+``scaling.ScalingRow`` fields; ``check_overhead``: ``check_overhead.CheckOverhead``'s or
+null; ``acceptance``: issue 16's lines, ``acceptance.py``). Markdown: the machine, the
+floor, a summary per family (the core workloads; the user programs with both lanes of
+ours side by side), the acceptance lines and the per-check overhead, one table per
+workload (one line per size and system), the scaling table, the notes.
 """
 
 from __future__ import annotations
@@ -18,6 +21,11 @@ MiB = 2**20
 ROW_HEADER = (
     "| size | system | iterations | runs | median s | min s | max s | per iteration "
     "| x NumPy | x floor | peak RSS MiB | RSS added MiB | correct |"
+)
+USER_LANES = ("ours-default", "ours-threads", "dask")
+USER_HEADER = (
+    "| program | size | NumPy | ours default (x NumPy) | ours threads (x NumPy) "
+    "| dask (x NumPy) | default / threads |"
 )
 SCALING_HEADER = (
     "| scaling | workers | N | iterations | per iteration | efficiency | correct "
@@ -63,6 +71,7 @@ def document(
                 "size_label": w.size_label,
                 "floor_note": w.floor_note,
                 "note": w.note,
+                "family": w.family,
             }  # fmt: skip
             for w in workloads
         ],
@@ -117,16 +126,90 @@ def machine_lines(machine: dict[str, Any], floor: dict[str, Any]) -> list[str]:
     ]
 
 
+def family_rows(results: dict[str, Any], family: str) -> list[dict[str, Any]]:
+    names = {w["name"] for w in results["workloads"] if w.get("family", "core") == family}
+    return [r for r in results["rows"] if r["workload"] in names]
+
+
+def case_rows(rows: list[dict[str, Any]]) -> dict[tuple[str, int], dict[str, dict[str, Any]]]:
+    """Rows by (workload, size), then by system, in the order they ran."""
+    cases: dict[tuple[str, int], dict[str, dict[str, Any]]] = {}
+    for row in rows:
+        cases.setdefault((row["workload"], row["size"]), {})[row["system"]] = row
+    return cases
+
+
+def timed_cell(row: dict[str, Any] | None) -> str:
+    """Seconds of a whole run and, in brackets, the ratio to NumPy (``!``: differs)."""
+    if row is None:
+        return "-"
+    cold = "" if row["warmed_at_size"] else " c"
+    wrong = "" if row["correct"] else " !"
+    return f"{duration(row['median_s'])} ({ratio(row['ratio_to_numpy'])}){cold}{wrong}"
+
+
+def user_summary_lines(results: dict[str, Any]) -> list[str]:
+    """The user programs: NumPy's whole-run seconds, each lane's and its ratio to NumPy,
+    and ours on the default cluster over ours on threads."""
+    lines = [USER_HEADER, "|---|---:|" + "---:|" * 5]
+    for (workload, size), rows in case_rows(family_rows(results, "user-programs")).items():
+        default, threads = rows.get("ours-default"), rows.get("ours-threads")
+        versus = ratio(default["median_s"] / threads["median_s"]) if default and threads else "-"
+        numpy_row = rows.get("numpy")
+        cells = [workload, f"{size:,}", duration(numpy_row["median_s"]) if numpy_row else "-",
+                 *(timed_cell(rows.get(lane)) for lane in USER_LANES), versus]  # fmt: skip
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def overhead_lines(overhead: dict[str, Any]) -> list[str]:
+    lines = ["| check | median | min | max |", "|---|---:|---:|---:|"]
+    for lane, median in overhead["median_s"].items():
+        lines.append(f"| {lane} | {duration(median)} | {duration(overhead['min_s'][lane])} "
+                     f"| {duration(overhead['max_s'][lane])} |")  # fmt: skip
+    return lines
+
+
+def acceptance_lines(entries: list[dict[str, Any]]) -> list[str]:
+    verdicts = {True: "met", False: "**not met**", None: "not measured"}
+    return [f"- {verdicts[e['met']]}: {e['line']} ({e['figures']})" for e in entries]
+
+
+def user_section(results: dict[str, Any]) -> list[str]:
+    """The user programs' summary, the acceptance lines and the per-check overhead."""
+    lines = ["", "## User programs (issue 16): whole program, side by side", "",
+             "Seconds of the whole program (its inputs made inside it with `np.array(host)`) "
+             "and, in brackets, the ratio to NumPy's; `!` marks a result that differs from "
+             "NumPy's, `c` a single cold run (its first run at this size took over a third "
+             "of the budget, so it is the measurement). `ours default` is the embedded default cluster (no configuration), "
+             "`ours threads` is `gpunumeric.scheduler: threads`.", "",
+             *user_summary_lines(results)]  # fmt: skip
+    if results.get("acceptance"):
+        lines += ["", "### Acceptance lines of issue 16 (reported, not asserted)", "",
+                  *acceptance_lines(results["acceptance"])]  # fmt: skip
+    overhead = results.get("check_overhead")
+    if overhead:
+        lines += ["", "### Per-check overhead", "",
+                  f"`float(x.sum())` of a persisted `x` of {overhead['elements']:,} float64, "
+                  f"{overhead['checks']} checks after a warm-up; `numpy` is the work alone, "
+                  "`ours-default` the default configuration (small work stays in the "
+                  "client), `ours-default-cluster` the same with `client-work-bytes: 0` "
+                  "(`x` on the embedded cluster's workers), `round-trip` a bare "
+                  "`client.submit(...).result()` there, `ours-default-host` the check of "
+                  "an `np.array(host)` nobody persisted."
+                  f"{'' if overhead['correct'] else ' **A value differs from NumPy.**'}",
+                  "", *overhead_lines(overhead)]  # fmt: skip
+    return lines
+
+
 def summary_lines(results: dict[str, Any]) -> list[str]:
-    """One line per workload and size, one column per system: time per iteration and,
-    in brackets, its ratio to NumPy's (``!`` marks a result that differs from NumPy's)."""
-    systems = list(dict.fromkeys(r["system"] for r in results["rows"]))
+    """One line per core workload and size, one column per system: time per iteration
+    and, in brackets, its ratio to NumPy's (``!`` marks a result that differs)."""
+    core = family_rows(results, "core")
+    systems = list(dict.fromkeys(r["system"] for r in core))
     lines = ["| workload | size | " + " | ".join(systems) + " | floor |",
              "|---|---:|" + "---:|" * (len(systems) + 1)]  # fmt: skip
-    cases = dict.fromkeys((r["workload"], r["size"]) for r in results["rows"])
-    for workload, size in cases:
-        rows = {r["system"]: r for r in results["rows"]
-                if (r["workload"], r["size"]) == (workload, size)}  # fmt: skip
+    for (workload, size), rows in case_rows(core).items():
         cells = [
             f"{duration(rows[s]['per_iteration_s'])} ({ratio(rows[s]['ratio_to_numpy'])})"
             + ("" if rows[s]["correct"] else " !")
@@ -148,14 +231,16 @@ def markdown(results: dict[str, Any], command: str) -> str:
         f"up to {settings['repeats']} timed runs after a warm-up, stopping after "
         f"{settings['budget']:g} s); `x NumPy` and `x floor` compare time per iteration "
         "(lower is faster); RSS is this process's (the suite runs on dask's threaded "
-        "scheduler in one process).",
+        "scheduler in one process, but for `ours-default`, whose blocks live in the "
+        "embedded cluster's worker processes, outside this RSS).",
         "",
         *machine_lines(results["machine"], results["floor"]),
         "",
-        "## Summary: time per iteration (x NumPy)",
-        "",
-        *summary_lines(results),
     ]
+    if family_rows(results, "core"):
+        lines += ["## Summary: time per iteration (x NumPy)", "", *summary_lines(results)]
+    if family_rows(results, "user-programs") or results.get("check_overhead"):
+        lines += user_section(results)
     for workload in results["workloads"]:
         rows = [r for r in results["rows"] if r["workload"] == workload["name"]]
         lines += ["", f"## {workload['name']}", "",

@@ -7,11 +7,22 @@
   of the cores), ``map_overlap`` for the stencil, ``persist`` in loops;
 * ``ours-off`` / ``ours-on``: the program with ``import dask_gpunumeric as np``, chunk
   fusion and halo exchange off / on (``gpunumeric.fusion``, ``gpunumeric.halo``);
+* ``ours-threads`` / ``ours-default`` (the user programs of issue 16): the program with
+  ``import dask_gpunumeric as np`` and every setting at its default but
+  ``gpunumeric.scheduler``: ``threads`` (dask's threaded scheduler in this process), and
+  ``distributed``, what a user who configures nothing gets: the embedded default cluster
+  (``dask_gpunumeric/_runtime/cluster.py``: a ``LocalCluster`` of one single-threaded
+  worker per core, its scheduler in a process of its own), started before the lane's
+  first run (``start_embedded_cluster``), outside the clock;
 * ``cupy`` (``--gpu`` only): the program with ``import cupy as np``, one device.
 
-Inputs are placed (chunked, persisted, copied to the device) before the clock starts;
-the timed run ends with its result held in memory (NumPy's array, dask's persisted chunks,
-a device array synchronized), not gathered, unless the program itself gathers (a scalar).
+The suite runs on dask's threaded scheduler (``cli.measure_all``); the ``dask`` systems
+ask for it again, since a started embedded cluster makes its client dask's default.
+Inputs are placed (chunked, persisted, copied to the device) before the clock starts,
+except where a program makes them itself (the user programs' ``np.array(host)``); the
+timed run ends with its result held in memory (NumPy's array, dask's or ours' persisted
+chunks, waited for where persisting is asynchronous: on a distributed client, a device
+array synchronized), not gathered, unless the program itself gathers (a scalar).
 """
 
 from __future__ import annotations
@@ -26,20 +37,56 @@ from benchmarks.halo import hold as hold_dask
 
 SYSTEMS = ("numpy", "dask", "dask-tuned", "ours-off", "ours-on")
 GPU_SYSTEMS = ("numpy", "cupy", "ours-off", "ours-on")
-OURS = ("ours-off", "ours-on")
+LANES = ("numpy", "dask", "ours-threads", "ours-default")  # the user programs' systems
+OURS = ("ours-off", "ours-on", "ours-threads", "ours-default")
+SCHEDULERS = {"ours-threads": "threads", "ours-default": "distributed"}
 
 
 @contextlib.contextmanager
 def configured(system: str) -> Iterator[None]:
-    """Ours with fusion and halo exchange off or on; other systems unchanged."""
+    """Ours with fusion and halo exchange off or on, or on the threaded scheduler or the
+    embedded default cluster; dask on its threaded scheduler; other systems unchanged."""
+    import dask
+
     import dask_gpunumeric
 
+    if system in ("dask", "dask-tuned"):
+        with dask.config.set(scheduler="threads"):
+            yield
+        return
     if system not in OURS:
         yield
+        return
+    if system in SCHEDULERS:
+        with dask_gpunumeric.config.set(scheduler=SCHEDULERS[system]):
+            if system == "ours-default":
+                start_embedded_cluster()
+            yield
         return
     on = system == "ours-on"
     with dask_gpunumeric.config.set(fusion=on, halo=on):
         yield
+
+
+def start_embedded_cluster() -> None:
+    """Start the embedded default cluster, if it is not up, outside any clock: its start
+    (seconds) would otherwise fall in the first run that sends work to it (small work
+    stays in the client: ``gpunumeric.client-work-bytes``), its only timed run when it
+    is long. The runtime's own start-up, as the first computation for the cluster does."""
+    from dask_gpunumeric._runtime.cluster import client_for_computation
+
+    client_for_computation()
+
+
+def wait_for(collection: Any) -> Any:
+    """``collection`` once its futures (a persist on a distributed client returns before
+    the work is done) have finished; at once where it holds none (local schedulers)."""
+    from distributed import futures_of, wait
+
+    futures = futures_of(collection)
+    if futures:
+        wait(futures)
+    return collection
 
 
 def module(system: str) -> Any:
@@ -73,7 +120,7 @@ def place(system: str, host: numpy.ndarray) -> Any:
     if system == "cupy":
         return module("cupy").asarray(host)
     if system in OURS:
-        return module(system).asarray(host).persist()
+        return wait_for(module(system).asarray(host).persist())
     import dask.array as da
 
     chunks = "auto" if system == "dask" else ours_chunks(host.shape)
@@ -81,7 +128,10 @@ def place(system: str, host: numpy.ndarray) -> Any:
 
 
 def hold(result: Any) -> Any:
-    """``result`` computed and held in memory (scalars: gathered as Python floats)."""
+    """``result`` computed and held in memory (scalars: gathered as Python floats; tuples
+    and lists: each item held)."""
+    if isinstance(result, tuple | list):
+        return type(result)(hold(item) for item in result)
     if isinstance(result, numpy.ndarray | float | int | numpy.generic):
         return result
     if type(result).__module__.startswith("cupy"):
@@ -90,7 +140,7 @@ def hold(result: Any) -> Any:
     if getattr(result, "ndim", None) == 0:
         return float(result.compute() if hasattr(result, "compute") else result)
     if hasattr(result, "to_dask"):  # ours
-        return result.persist()
+        return wait_for(result.persist())
     return hold_dask(result)
 
 
@@ -98,6 +148,8 @@ def to_host(result: Any) -> Any:
     """A held result as NumPy (outside the clock): for the comparison with NumPy's."""
     import dask_gpunumeric
 
+    if isinstance(result, tuple | list):
+        return type(result)(to_host(item) for item in result)
     if isinstance(result, numpy.ndarray | float | int | numpy.generic):
         return result
     if hasattr(result, "to_dask"):

@@ -40,6 +40,8 @@ EXERCISED_BY = {
     # the full run takes 15-20 minutes: the test runs the same command line at tiny sizes
     "python -m benchmarks run --out benchmarks/results.json --markdown benchmarks/RESULTS.md": "tests/unit/test_suite_benchmark.py::test_every_workload_and_system_is_reported_and_equals_numpy",
     "python -m benchmarks run --gpu": "tests/unit/test_suite_benchmark.py::test_gpu_mode_skips_cleanly_without_a_device",
+    # the full family takes minutes: the test runs the same command line at tiny sizes
+    "python -m benchmarks run --family user-programs --out /tmp/user/results.json": "tests/cluster/test_suite_default_lane.py::test_user_programs_on_the_embedded_cluster_equal_numpy",
     "bash gpu/build-wheelhouse": ".ci/run: GPU check, dry run",
     "bash gpu/check --dry-run": ".ci/run: GPU check, dry run",
     "python -m gpu.report merge first/gpu-results.json second/gpu-results.json --out merged": "tests/unit/test_gpu_report.py::test_the_merge_command_writes_one_report",

@@ -27,13 +27,30 @@ def close(rtol: float = 1e-9, atol: float = 0.0) -> Check:
     return check
 
 
+def close_items(rtol: float = 1e-9, atol: float = 0.0) -> Check:
+    """``close`` for a result that may be a tuple or list (of arrays, floats, tuples):
+    the same length, each item ``close`` to NumPy's."""
+    plain = close(rtol, atol)
+
+    def check(result: Any, expected: Any, size: int) -> bool:
+        if not isinstance(expected, tuple | list):
+            return plain(result, expected, size)
+        if not isinstance(result, tuple | list) or len(result) != len(expected):
+            return False
+        return all(check(r, e, size) for r, e in zip(result, expected, strict=True))
+
+    return check
+
+
 @dataclass(frozen=True)
 class Workload:
     """One workload: ``make_run(system, size)`` places the inputs and returns the timed
     run; ``iterations(size)`` divides its time into time per iteration;
     ``floor_bytes(size)`` is what one iteration must move at least (``None``: not bound by
     memory bandwidth, ``floor_note`` says why); ``reference(size, iterations)`` is NumPy's
-    result after fewer iterations than planned (a run that stopped at its budget)."""
+    result after fewer iterations than planned (a run that stopped at its budget).
+    ``family``: ``core`` (issue 9's workloads) or ``user-programs`` (issue 16's);
+    ``systems``: the systems it runs on (``None``: the suite's, ``systems.SYSTEMS``)."""
 
     name: str
     sizes: tuple[int, ...]
@@ -45,3 +62,5 @@ class Workload:
     check: Check = field(default_factory=close)
     reference: Callable[[int, int], Any] | None = None
     note: str = ""
+    family: str = "core"
+    systems: tuple[str, ...] | None = None

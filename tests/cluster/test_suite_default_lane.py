@@ -1,0 +1,72 @@
+"""The benchmark suite's ``ours-default`` lane (issue 16): the user programs on the
+embedded default cluster, checked against NumPy; the per-check overhead beside a bare
+round trip; a timed run ends only once persisted futures have finished."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import distributed
+import numpy
+import pytest
+
+import dask_gpunumeric as dnp
+from benchmarks.suite import cli
+from benchmarks.suite.systems import configured, hold, to_host
+from benchmarks.suite.workloads import Workload, workload_table
+from dask_gpunumeric._runtime import cluster
+
+pytestmark = pytest.mark.benchmark
+
+PROGRAMS = ("user/dense-cg", "user/image-pipeline", "user/red-black", "user/iterate-100")
+
+
+@pytest.fixture
+def embedded(backend: str) -> Iterator[None]:
+    if backend != "numpy":
+        pytest.skip("the embedded cluster's lane once: its workers are processes of their own")
+    assert cluster.active_client() is None, "another test left a client active"
+    yield
+    cluster.close_embedded()
+
+
+def tiny_user_table(quick: bool, dask_budget: float) -> list[Workload]:
+    return [dataclasses.replace(w, sizes=w.sizes[:1]) for w in workload_table(quick, dask_budget)]
+
+
+def test_user_programs_on_the_embedded_cluster_equal_numpy(
+    embedded: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(cli, "workload_table", tiny_user_table)
+    monkeypatch.setitem(cli.QUICK, "floor_elements", 1 << 16)
+    monkeypatch.setitem(cli.QUICK, "checks", 5)
+    out = tmp_path / "r.json"
+    status = cli.main(["run", "--quick", "--budget", "0", "--family", "user-programs",
+                       "--workloads", ",".join((*PROGRAMS, "check-overhead")),
+                       "--out", str(out)])  # fmt: skip
+    results = json.loads(out.read_text())
+    assert status == 0
+    lanes = {(r["workload"], r["system"]) for r in results["rows"]}
+    assert {(name, "ours-default") for name in PROGRAMS} <= lanes
+    assert all(r["correct"] for r in results["rows"])
+    overhead = results["check_overhead"]
+    assert overhead["correct"]
+    lanes = {"numpy", "ours-threads", "ours-default", "ours-default-cluster", "round-trip",
+             "ours-default-host"}  # fmt: skip
+    assert set(overhead["median_s"]) == lanes
+    (line,) = [a for a in results["acceptance"] if a["line"].startswith("per-check")]
+    assert line["met"] in (True, False) and "round-trip" in line["figures"]
+
+
+def test_a_held_result_is_computed_when_the_run_ends(embedded: None) -> None:
+    with configured("ours-default"):
+        x = dnp.arange(2_000_000.0)
+        (held,) = hold([numpy.sqrt(x * 2.0 + 1.0) for _ in range(1)])
+        futures = distributed.futures_of(held)
+        assert futures and all(future.status == "finished" for future in futures)
+        expected = numpy.sqrt(numpy.arange(2_000_000.0) * 2.0 + 1.0)
+        numpy.testing.assert_array_equal(to_host(held), expected)
+        assert hold((x.sum(),)) == (float(numpy.arange(2_000_000.0).sum()),)
