@@ -34,8 +34,10 @@ def linalg_call(
     backend: ChunkBackend, function: str, keywords: dict[str, Any], *blocks: Any
 ) -> Any:
     """The backend's ``function`` (a path such as ``linalg.svd``) on whole matrices; a
-    singular matrix raises ``numpy.linalg.LinAlgError`` here, at compute time."""
-    return functools.reduce(getattr, function.split("."), backend.xp)(*blocks, **keywords)
+    singular matrix raises ``numpy.linalg.LinAlgError`` here, at compute time (on every
+    backend: CuPy is asked to check, ``raising_linalg_errors``)."""
+    with backend.raising_linalg_errors():
+        return functools.reduce(getattr, function.split("."), backend.xp)(*blocks, **keywords)
 
 
 def linalg_pick(backend: ChunkBackend, output: int | None, dtype: numpy.dtype, result: Any) -> Any:
