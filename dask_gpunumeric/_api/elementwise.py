@@ -11,6 +11,7 @@ from .._array.store import Store
 from .._array.viewspec import ViewSpec
 from .._ir.elementwise import cast_node, clip_node, where_node
 from .._ir.leaves import Fill
+from .array_api import check_device
 from .creation import asarray
 from .ndarray import ndarray
 
@@ -77,8 +78,12 @@ def astype(
     casting: Any = "unsafe",
     subok: bool = True,
     copy: bool = True,
+    *,
+    device: Any = None,
 ) -> ndarray:
-    """dask_gpunumeric implementation of :meth:`numpy.ndarray.astype`."""
+    """dask_gpunumeric implementation of :meth:`numpy.ndarray.astype` and
+    :func:`numpy.astype`."""
+    check_device(device)
     dtype = numpy.dtype(dtype)
     if not isinstance(x, ndarray):
         x = ndarray._from_expr(as_expr(x))

@@ -44,6 +44,11 @@ class ChunkBackend:
     def __repr__(self) -> str:
         return f"<chunk backend {self.name!r}>"
 
+    @property
+    def device(self) -> str:
+        """The array API standard's device of arrays on this backend (``x.device``)."""
+        return self.name
+
     # -- what the client may do ------------------------------------------------------------
     @property
     def evaluates_in_client(self) -> bool:

@@ -15,6 +15,7 @@ from .base import ChunkBackend
 
 class CupyBackend(ChunkBackend):
     name = "cupy"
+    device = "cuda"
 
     def __init__(self, xp: Any, chunk_type: type) -> None:
         self.xp = xp
