@@ -18,7 +18,7 @@ from .._ir.dtypes import operand_shape, stand_in
 from .._ir.elementwise import cast_node, where_node
 from .._ir.expr import Expr
 from . import reductions
-from .creation import asarray
+from .creation import asarray, zeros
 from .joining import stack
 from .ndarray import ndarray
 from .ufuncs import ufuncs
@@ -66,8 +66,13 @@ def take(
     axis = normalize_axis_index(axis, array.ndim)
     host = wrap_indices(host_indices(indices), array.shape[axis], mode)
     if host.size and array.shape[axis] == 0:
-        raise IndexError("cannot do a non-empty take from an empty axes.")
-    result = array[(slice(None),) * axis + (host,)]
+        shape = array.shape[:axis] + host.shape + array.shape[axis + 1 :]
+        if math.prod(shape):
+            raise IndexError("cannot do a non-empty take from an empty axes.")
+        # NumPy takes nothing from nothing without looking at the indices.
+        result = zeros(shape, dtype=array.dtype)
+    else:
+        result = array[(slice(None),) * axis + (host,)]
     if out is None:
         return result
     out[...] = result

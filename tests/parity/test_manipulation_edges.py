@@ -18,6 +18,10 @@ EDGE_CASES: dict[str, Callable[[Any, Any], Any]] = {
     "flatnonzero-empty2d": lambda m, a: m.flatnonzero(a[:, :0]),
     "argwhere-empty": lambda m, a: m.argwhere(a[:0]),
     "take-empty-array": lambda m, a: m.take(a[:0], [], axis=0),
+    # nothing taken from an empty axis: NumPy looks at no index (5 is out of bounds)
+    "take-from-empty-axis": lambda m, a: m.take(a[:0, :0], [0, 5], axis=1),
+    "take-from-empty-axis-wrap": lambda m, a: m.take(a[:0, :0], [0, -1], axis=1, mode="wrap"),
+    "take-non-empty-from-empty-axis": lambda m, a: m.take(a[:, :0], [0], axis=1),
     "concat-empties": lambda m, a: m.concatenate([a[:0], a[:0]]),
     "pad-zero": lambda m, a: m.pad(a, 0, mode="edge"),
     "pad-zero-const": lambda m, a: m.pad(a, 0),
