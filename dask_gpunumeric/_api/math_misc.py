@@ -42,7 +42,9 @@ def around(a: Any, decimals: int = 0, out: Any = None) -> ndarray:
     if x.dtype.kind == "c":
         result = around(x.real, decimals) + around(x.imag, decimals) * 1j
         return _finish(result.astype(x.dtype), out)
-    if x.dtype.kind in "biu":
+    if x.dtype.kind == "b":  # NumPy rounds booleans as rint does: to float16 (decimals=0)
+        return _finish(ufuncs["rint"](x), out)
+    if x.dtype.kind in "iu":
         if decimals >= 0:
             return _finish(x.copy(), out)
         factor = 10 ** (-decimals)
