@@ -44,6 +44,15 @@ def test_around_of_booleans_with_decimals_raises_like_numpy(decimals: int) -> No
     )
 
 
+@pytest.mark.parametrize("decimals", [-1, 0, 1])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_around_of_complex_infinities(decimals: int, dtype: str) -> None:
+    """The rounded parts are joined, not multiplied by 1j (``inf * 1j`` is ``nan+infj``)."""
+    inf, nan = numpy.inf, numpy.nan
+    data = numpy.array([complex(0, inf), complex(inf, 1.5), complex(nan, -inf), -0.5 - 0j], dtype)
+    assert_eq(np.around(np.asarray(data, chunks=2), decimals), numpy.around(data, decimals))
+
+
 def test_special_values() -> None:
     x = np.asarray(SPECIAL, chunks=(1, 2))
     for name in ("around", "fix", "angle", "nan_to_num", "sinc", "i0"):
