@@ -69,7 +69,10 @@ def take(
         shape = array.shape[:axis] + host.shape + array.shape[axis + 1 :]
         if math.prod(shape):
             raise IndexError("cannot do a non-empty take from an empty axes.")
-        # NumPy takes nothing from nothing without looking at the indices.
+        if mode == "raise" and math.prod(array.shape[:axis]):
+            # NumPy checks each index once per cell before the axis, and there are some.
+            raise IndexError(f"index {host.flat[0]} is out of bounds for axis {axis} with size 0")
+        # An empty result: NumPy takes nothing and checks no index.
         result = zeros(shape, dtype=array.dtype)
     else:
         result = array[(slice(None),) * axis + (host,)]

@@ -18,9 +18,11 @@ EDGE_CASES: dict[str, Callable[[Any, Any], Any]] = {
     "flatnonzero-empty2d": lambda m, a: m.flatnonzero(a[:, :0]),
     "argwhere-empty": lambda m, a: m.argwhere(a[:0]),
     "take-empty-array": lambda m, a: m.take(a[:0], [], axis=0),
-    # nothing taken from an empty axis: NumPy looks at no index (5 is out of bounds)
+    # nothing taken from an empty axis: NumPy checks the indices once per cell before the
+    # axis (none here: 5 is out of bounds, unseen), and refuses a non-empty result
     "take-from-empty-axis": lambda m, a: m.take(a[:0, :0], [0, 5], axis=1),
-    "take-from-empty-axis-wrap": lambda m, a: m.take(a[:0, :0], [0, -1], axis=1, mode="wrap"),
+    "take-from-empty-axis-checked": lambda m, a: m.take(a[:0, :0], [0, 5], axis=0),
+    "take-from-empty-axis-3d": lambda m, a: m.take(a[:2, :0, None][:, :, :0], [1], axis=1),
     "take-non-empty-from-empty-axis": lambda m, a: m.take(a[:, :0], [0], axis=1),
     "concat-empties": lambda m, a: m.concatenate([a[:0], a[:0]]),
     "pad-zero": lambda m, a: m.pad(a, 0, mode="edge"),
