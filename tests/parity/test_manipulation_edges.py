@@ -25,6 +25,10 @@ EDGE_CASES: dict[str, Callable[[Any, Any], Any]] = {
     "take-from-empty-axis-3d": lambda m, a: m.take(a[:2, :0, None][:, :, :0], [1], axis=1),
     "take-non-empty-from-empty-axis": lambda m, a: m.take(a[:, :0], [0], axis=1),
     "concat-empties": lambda m, a: m.concatenate([a[:0], a[:0]]),
+    # an empty operand chunked unlike the first: its blocks must be the backend's
+    "concat-empty-rechunked": lambda m, a: m.concatenate([a, m.zeros((0, 4))]),
+    "concat-empty-first": lambda m, a: m.concatenate([m.zeros((0, 4)), a, m.zeros((0, 4))]),
+    "cumulative-initial-empty": lambda m, a: m.cumulative_sum(a[:0], axis=0, include_initial=True),
     "pad-zero": lambda m, a: m.pad(a, 0, mode="edge"),
     "pad-zero-const": lambda m, a: m.pad(a, 0),
     "tile-empty-reps": lambda m, a: m.tile(a, ()),
