@@ -67,9 +67,9 @@ def take(
     host = wrap_indices(host_indices(indices), array.shape[axis], mode)
     if host.size and array.shape[axis] == 0:
         shape = array.shape[:axis] + host.shape + array.shape[axis + 1 :]
-        if math.prod(shape):
+        if int(numpy.prod(shape, dtype=numpy.int64)):
             raise IndexError("cannot do a non-empty take from an empty axes.")
-        if mode == "raise" and math.prod(array.shape[:axis]):
+        if mode == "raise" and int(numpy.prod(array.shape[:axis], dtype=numpy.int64)):
             # NumPy checks each index once per cell before the axis, and there are some.
             raise IndexError(f"index {host.flat[0]} is out of bounds for axis {axis} with size 0")
         # An empty result: NumPy takes nothing and checks no index.
