@@ -11,6 +11,8 @@ from typing import Any
 import array_api_strict
 import numpy
 import pytest
+from hypothesis import given, settings
+from hypothesis.extra.array_api import make_strategies_namespace
 
 import dask_gpunumeric as dnp
 from dask_gpunumeric.testing import assert_eq, assert_raises_like
@@ -148,6 +150,20 @@ def test_from_dlpack_imports_host_buffers(dtype: str) -> None:
     assert_raises_like(
         lambda: numpy.from_dlpack(HOST, device="gpu"), lambda: dnp.from_dlpack(HOST, device="gpu")
     )
+
+
+# Hypothesis builds arrays through the namespace alone (asarray, reshape, setitem...): a
+# consumer of the standard, as array-api-tests is.
+xps = make_strategies_namespace(dnp, api_version="2024.12")
+
+
+@settings(max_examples=25, deadline=None)
+@given(xps.arrays(dtype=xps.scalar_dtypes(), shape=xps.array_shapes(min_dims=0, max_side=4)))
+def test_hypothesis_array_api_strategies_build_our_arrays(x: Any) -> None:
+    assert isinstance(x, dnp.ndarray) and x.__array_namespace__() is dnp
+    host = numpy.asarray(x)
+    numpy.testing.assert_array_equal(numpy.from_dlpack(x), host)
+    assert bool(dnp.all(dnp.logical_or(x == x, dnp.isnan(x))))  # one value, however read
 
 
 def standard_names(module: Any) -> list[str]:
