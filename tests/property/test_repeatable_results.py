@@ -123,6 +123,13 @@ def is_exact(dtype: numpy.dtype) -> bool:
 @example((numpy.arange(3, dtype="int8"), (2,), [("reduce", "sum", -1), ("stencil", "equal")], True))
 @example((numpy.arange(3, dtype="uint8"), (3,), [("reduce", "sum", -1), ("stencil", "add")], False))
 def test_same_expression_same_bits(case: tuple[numpy.ndarray, Any, list[Step], bool]) -> None:
+    check_same_bits(case)
+
+
+def check_same_bits(case: tuple[numpy.ndarray, Any, list[Step], bool]) -> None:
+    """The pipeline of ``case`` built twice: equal bits alone, again, and in one graph;
+    NumPy's dtype and shape (and values, for exact dtypes). ``tests/cluster`` runs it on
+    a distributed client."""
     host, chunks, pipeline, lazy = case
     build: Callable[[Any], Any] = lambda module: run(module, host, chunks, pipeline)  # noqa: E731
     with numpy.errstate(all="ignore"):
