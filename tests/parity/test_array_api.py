@@ -56,7 +56,7 @@ def test_one_device_named_after_the_backend(backend: str) -> None:
     info = dnp.__array_namespace_info__()
     device = ours().device
     assert info.devices() == [info.default_device()] == [device]
-    assert device == ("cpu" if backend == "numpy" else dnp.config.get("backend"))
+    assert device == {"numpy": "cpu", "cupy": "cuda"}.get(backend, backend)
     assert info.dtypes(device=device) == numpy.__array_namespace_info__().dtypes()
     x = ours()
     assert x.to_device(device) is x
@@ -119,6 +119,7 @@ def test_flags_of_views(name: str) -> None:
         actual["NONSENSE"]
 
 
+@pytest.mark.not_on_cupy(reason="CuPy chunks export a CUDA buffer, which NumPy cannot read")
 @pytest.mark.parametrize("dtype", ["bool", "uint8", "int32", "float32", "complex128"])
 def test_dlpack_export_computes_the_value(dtype: str) -> None:
     host = (HOST % 3).astype(dtype)
@@ -161,8 +162,8 @@ xps = make_strategies_namespace(dnp, api_version="2024.12")
 @given(xps.arrays(dtype=xps.scalar_dtypes(), shape=xps.array_shapes(min_dims=0, max_side=4)))
 def test_hypothesis_array_api_strategies_build_our_arrays(x: Any) -> None:
     assert isinstance(x, dnp.ndarray) and x.__array_namespace__() is dnp
-    host = numpy.asarray(x)
-    numpy.testing.assert_array_equal(numpy.from_dlpack(x), host)
+    if x.__dlpack_device__()[0] == 1:  # kDLCPU: NumPy reads the export
+        numpy.testing.assert_array_equal(numpy.from_dlpack(x), numpy.asarray(x))
     assert bool(dnp.all(dnp.logical_or(x == x, dnp.isnan(x))))  # one value, however read
 
 

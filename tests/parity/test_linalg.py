@@ -137,7 +137,7 @@ def test_cholesky_of_a_matrix_not_positive_definite_raises_at_compute(name: str)
     chunks = (1,) * (host.ndim - 2) + (1, 1)
     for upper in (False, True):
         result = dla.cholesky(ours(host, chunks), upper=upper)  # lazy: no error yet
-        with pytest.raises(numpy.linalg.LinAlgError, match="not positive definite"):
+        with pytest.raises(numpy.linalg.LinAlgError):  # CuPy words it otherwise
             result.compute()
 
 
