@@ -35,6 +35,7 @@ from numpy import (  # dtypes, constants and type helpers are NumPy's own
     int64,
     intc,
     intp,
+    isdtype,
     issubdtype,
     longdouble,
     nan,
@@ -60,6 +61,7 @@ from . import fft as fft  # subpackages, as numpy's: fft, linalg, random
 from . import linalg as linalg
 from . import random as random
 from ._api.adding_removing import *  # noqa: F403
+from ._api.array_api import *  # noqa: F403
 from ._api.broadcasting import *  # noqa: F403
 from ._api.building_matrices import *  # noqa: F403
 from ._api.convolution import *  # noqa: F403
@@ -100,6 +102,7 @@ from ._runtime import config
 # A new section module is added to this tuple and star-imported above.
 _api_modules = (
     _api.adding_removing,
+    _api.array_api,
     _api.broadcasting,
     _api.building_matrices,
     _api.convolution,
@@ -168,6 +171,7 @@ __all__ = [  # noqa: RUF022 - NumPy's own names first, then ours by module
     "int64",
     "intc",
     "intp",
+    "isdtype",
     "issubdtype",
     "longdouble",
     "nan",

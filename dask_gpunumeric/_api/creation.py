@@ -11,6 +11,7 @@ import numpy
 from .._array.coercion import as_expr, check_dtype
 from .._ir.leaves import DaskData, Eye, Fill, HostData
 from .._runtime.partitioning import Chunks
+from .array_api import check_device
 from .ndarray import ndarray
 
 __all__ = [
@@ -74,11 +75,13 @@ def full(
     dtype: Any = None,
     order: str = "C",
     *,
+    device: Any = None,
     like: Any = None,
     chunks: Any = None,
 ) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.full` (extra: ``chunks=``)."""
     _check_order(order)
+    check_device(device)
     dims = _as_tuple(shape)
     if isinstance(fill_value, ndarray) or numpy.ndim(fill_value) != 0:
         base = zeros(
@@ -94,27 +97,45 @@ def full(
 
 
 def zeros(
-    shape: _ShapeLike, dtype: Any = float, order: str = "C", *, like: Any = None, chunks: Any = None
+    shape: _ShapeLike,
+    dtype: Any = float,
+    order: str = "C",
+    *,
+    device: Any = None,
+    like: Any = None,
+    chunks: Any = None,
 ) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.zeros` (extra: ``chunks=``)."""
-    return full(shape, 0, dtype=numpy.dtype(dtype), order=order, chunks=chunks)
+    return full(shape, 0, dtype=numpy.dtype(dtype), order=order, device=device, chunks=chunks)
 
 
 def ones(
-    shape: _ShapeLike, dtype: Any = None, order: str = "C", *, like: Any = None, chunks: Any = None
+    shape: _ShapeLike,
+    dtype: Any = None,
+    order: str = "C",
+    *,
+    device: Any = None,
+    like: Any = None,
+    chunks: Any = None,
 ) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.ones` (extra: ``chunks=``)."""
-    return full(shape, 1, dtype=numpy.dtype(dtype), order=order, chunks=chunks)
+    return full(shape, 1, dtype=numpy.dtype(dtype), order=order, device=device, chunks=chunks)
 
 
 def empty(
-    shape: _ShapeLike, dtype: Any = float, order: str = "C", *, like: Any = None, chunks: Any = None
+    shape: _ShapeLike,
+    dtype: Any = float,
+    order: str = "C",
+    *,
+    device: Any = None,
+    like: Any = None,
+    chunks: Any = None,
 ) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.empty`.
 
     Differences from NumPy: the contents are zeros, not leftover memory.
     """
-    return zeros(shape, dtype=dtype, order=order, chunks=chunks)
+    return zeros(shape, dtype=dtype, order=order, device=device, chunks=chunks)
 
 
 def _like(prototype: Any, dtype: Any, shape: Any) -> tuple[tuple[int, ...], numpy.dtype]:
@@ -134,11 +155,12 @@ def full_like(
     subok: bool = True,
     shape: Any = None,
     *,
+    device: Any = None,
     chunks: Any = None,
 ) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.full_like`."""
     dims, kind = _like(a, dtype, shape)
-    return full(dims, fill_value, dtype=kind, chunks=chunks)
+    return full(dims, fill_value, dtype=kind, device=device, chunks=chunks)
 
 
 def zeros_like(
@@ -148,10 +170,11 @@ def zeros_like(
     subok: bool = True,
     shape: Any = None,
     *,
+    device: Any = None,
     chunks: Any = None,
 ) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.zeros_like`."""
-    return full_like(a, 0, dtype=dtype, shape=shape, chunks=chunks)
+    return full_like(a, 0, dtype=dtype, shape=shape, device=device, chunks=chunks)
 
 
 def ones_like(
@@ -161,10 +184,11 @@ def ones_like(
     subok: bool = True,
     shape: Any = None,
     *,
+    device: Any = None,
     chunks: Any = None,
 ) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.ones_like`."""
-    return full_like(a, 1, dtype=dtype, shape=shape, chunks=chunks)
+    return full_like(a, 1, dtype=dtype, shape=shape, device=device, chunks=chunks)
 
 
 def empty_like(
@@ -174,10 +198,11 @@ def empty_like(
     subok: bool = True,
     shape: Any = None,
     *,
+    device: Any = None,
     chunks: Any = None,
 ) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.empty_like` (contents are zeros)."""
-    return full_like(a, 0, dtype=dtype, shape=shape, chunks=chunks)
+    return full_like(a, 0, dtype=dtype, shape=shape, device=device, chunks=chunks)
 
 
 def array(
@@ -235,6 +260,7 @@ def asarray(
     chunks: Any = None,
 ) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.asarray`: our arrays pass through."""
+    check_device(device)
     same_dtype = dtype is None or numpy.dtype(dtype) == getattr(a, "dtype", None)
     if isinstance(a, ndarray) and same_dtype and copy is not True:
         return a
@@ -272,6 +298,7 @@ def eye(
 ) -> ndarray:  # noqa: N803
     """dask_gpunumeric implementation of :func:`numpy.eye`."""
     _check_order(order)
+    check_device(device)
     shape = (operator.index(N), operator.index(N if M is None else M))
     _as_tuple(shape)
     check_dtype(numpy.dtype(dtype))

@@ -12,6 +12,7 @@ from .._array.viewspec import ViewSpec
 from .._ir.elementwise import cast_node, clip_node, where_node
 from .._ir.leaves import Fill
 from . import host_outputs
+from .array_api import check_device
 from .creation import asarray
 from .ndarray import ndarray
 
@@ -85,8 +86,12 @@ def astype(
     casting: Any = "unsafe",
     subok: bool = True,
     copy: bool = True,
+    *,
+    device: Any = None,
 ) -> ndarray:
-    """dask_gpunumeric implementation of :meth:`numpy.ndarray.astype`."""
+    """dask_gpunumeric implementation of :meth:`numpy.ndarray.astype` and
+    :func:`numpy.astype`."""
+    check_device(device)
     dtype = numpy.dtype(dtype)
     if not isinstance(x, ndarray):
         x = ndarray._from_expr(as_expr(x))

@@ -18,6 +18,7 @@ from numpy.lib.array_utils import normalize_axis_index
 from .._ir.dask_call import DaskCall
 from .._ir.expr import Expr
 from . import fft_four_step
+from .array_api import check_device
 from .creation import asarray
 from .ndarray import ndarray
 from .numerical_ranges import arange
@@ -205,6 +206,7 @@ def irfft2(
 
 def fftfreq(n: int, d: Any = 1.0, device: Any = None) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.fft.fftfreq`."""
+    check_device(device)
     if not isinstance(n, (int, numpy.integer)):
         raise ValueError("n should be an integer")
     value = 1.0 / (n * d)
@@ -219,6 +221,7 @@ def _wrap_index(k: ndarray, n: int) -> ndarray:
 
 def rfftfreq(n: int, d: Any = 1.0, device: Any = None) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.fft.rfftfreq`."""
+    check_device(device)
     if not isinstance(n, (int, numpy.integer)):
         raise ValueError("n should be an integer")
     return ufuncs["multiply"](arange(n // 2 + 1), 1.0 / (n * d))

@@ -123,7 +123,10 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> ndarray:
     a, b = asarray(x1), asarray(x2)
     _check_vectors(a, b, axis, "vecdot")
     conjugated = ufuncs["conjugate"](a) if a.dtype.kind == "c" else a
-    return sum_(ufuncs["multiply"](conjugated, b), axis=axis)
+    products = ufuncs["multiply"](conjugated, b)
+    # NumPy's vecdot keeps the operands' type (uint8 stays uint8, bool stays bool), where
+    # sum would widen small integers to the platform's.
+    return sum_(products, axis=axis, dtype=products.dtype)
 
 
 def matrix_transpose(x: Any, /) -> ndarray:

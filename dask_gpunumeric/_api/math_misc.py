@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy
 
+from .._ir.elementwise import from_parts_node
 from . import host_outputs
 from .creation import asarray, zeros
 from .elementwise import where
@@ -50,9 +51,12 @@ def around(a: Any, decimals: int = 0, out: Any = None) -> ndarray:
                 f"the broadcast shape {x.shape}"
             )
     if x.dtype.kind == "c":
-        result = around(x.real, decimals) + around(x.imag, decimals) * 1j
-        return _finish(result.astype(x.dtype), out)
-    if x.dtype.kind in "biu":
+        # The parts joined, never multiplied: ``inf * 1j`` has a NaN real part.
+        parts = (around(x.real, decimals)._read(), around(x.imag, decimals)._read())
+        return _finish(ndarray._from_expr(from_parts_node(*parts, x.dtype)), out)
+    if x.dtype.kind == "b":  # NumPy rounds booleans as rint does: to float16 (decimals=0)
+        return _finish(ufuncs["rint"](x), out)
+    if x.dtype.kind in "iu":
         if decimals >= 0:
             return _finish(x.copy(), out)
         factor = 10 ** (-decimals)

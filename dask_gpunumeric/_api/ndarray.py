@@ -430,6 +430,35 @@ class ndarray(ArrayHandle):  # noqa: N801 - NumPy's name
     def choose(self, choices: Any, out: Any = None, mode: str = "raise") -> ndarray:
         return selection.choose(self, choices, out, mode)
 
+    # -- the array API standard (``array_api.py``) -----------------------------------------
+    def __array_namespace__(self, /, *, api_version: str | None = None) -> types_module.ModuleType:
+        array_api.check_api_version(api_version)
+        return _public_namespace[0]
+
+    @property
+    def device(self) -> str:
+        return array_api.current_device()
+
+    def to_device(self, device: Any, /, *, stream: Any = None) -> ndarray:
+        return array_api.to_device(self, device, stream)
+
+    def __dlpack__(
+        self,
+        *,
+        stream: Any = None,
+        max_version: Any = None,
+        dl_device: Any = None,
+        copy: Any = None,
+    ) -> Any:
+        return array_api.dlpack(self, stream, max_version, dl_device, copy)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return array_api.dlpack_device(self)
+
+    @property
+    def flags(self) -> array_api.ArrayFlags:
+        return array_api.flags(self)
+
 
 def _all_unequal(array: ndarray, other: Any, value: bool) -> Any:
     """NumPy's ``==``/``!=`` with an object it cannot compare (``None``, a string): every
@@ -507,6 +536,7 @@ def _array_function(func: Any, args: Any, kwargs: Any) -> Any:
 
 # After the class, on purpose: these modules import ``ndarray`` from here (module docstring).
 from . import (  # noqa: E402
+    array_api,
     creation,
     diagonals,
     elementwise,

@@ -11,6 +11,7 @@ import numpy
 
 from .._array.coercion import check_dtype
 from .._ir.leaves import Arange, Linspace
+from .array_api import check_device
 from .creation import _chunks, array
 from .ndarray import ndarray
 
@@ -31,6 +32,7 @@ def arange(
 
     Differences from NumPy: complex and boolean ranges are computed on the host first.
     """
+    check_device(device)
     if start is None and stop is None:
         return array(numpy.arange(dtype=dtype), chunks=chunks)  # type: ignore[call-overload]  # NumPy's TypeError
     if stop is None:
@@ -89,6 +91,7 @@ def linspace(
     Differences from NumPy: ``start`` and ``stop`` given as our arrays are computed at the
     call (they are parameters, one row of the result).
     """
+    check_device(device)
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")

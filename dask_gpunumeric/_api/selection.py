@@ -18,7 +18,7 @@ from .._ir.dtypes import operand_shape, stand_in
 from .._ir.elementwise import cast_node, where_node
 from .._ir.expr import Expr
 from . import reductions
-from .creation import asarray
+from .creation import asarray, zeros
 from .joining import stack
 from .ndarray import ndarray
 from .ufuncs import ufuncs
@@ -66,8 +66,16 @@ def take(
     axis = normalize_axis_index(axis, array.ndim)
     host = wrap_indices(host_indices(indices), array.shape[axis], mode)
     if host.size and array.shape[axis] == 0:
-        raise IndexError("cannot do a non-empty take from an empty axes.")
-    result = array[(slice(None),) * axis + (host,)]
+        shape = array.shape[:axis] + host.shape + array.shape[axis + 1 :]
+        if int(numpy.prod(shape, dtype=numpy.int64)):
+            raise IndexError("cannot do a non-empty take from an empty axes.")
+        if mode == "raise" and int(numpy.prod(array.shape[:axis], dtype=numpy.int64)):
+            # NumPy checks each index once per cell before the axis, and there are some.
+            raise IndexError(f"index {host.flat[0]} is out of bounds for axis {axis} with size 0")
+        # An empty result: NumPy takes nothing and checks no index.
+        result = zeros(shape, dtype=array.dtype)
+    else:
+        result = array[(slice(None),) * axis + (host,)]
     if out is None:
         return result
     out[...] = result

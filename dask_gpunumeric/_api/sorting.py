@@ -19,6 +19,7 @@ from .._ir.lanes import Lanes
 from . import reductions
 from .creation import asarray
 from .elementwise import astype
+from .manipulation import flip
 from .ndarray import ndarray
 from .ufuncs import ufuncs
 
@@ -61,21 +62,48 @@ def _kind(kind: Any, stable: Any, order: Any) -> Any:
 
 
 def sort(
-    a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *, stable: Any = None
+    a: Any,
+    axis: Any = -1,
+    kind: Any = None,
+    order: Any = None,
+    *,
+    stable: Any = None,
+    descending: bool = False,
 ) -> ndarray:
-    """dask_gpunumeric implementation of :func:`numpy.sort`."""
+    """dask_gpunumeric implementation of :func:`numpy.sort`, with the array API
+    standard's ``descending=`` (which NumPy 2.4 lacks): the ascending sort reversed, so
+    NaNs come first."""
     array = asarray(a)
-    return along_lanes("sort", array, axis, array.dtype, kind=_kind(kind, stable, order))
+    result = along_lanes("sort", array, axis, array.dtype, kind=_kind(kind, stable, order))
+    return flip(result, -1 if axis is None else axis) if descending else result
 
 
 sort.__doc__ = (sort.__doc__ or "") + _AXIS_NOTE
 
 
 def argsort(
-    a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *, stable: Any = None
+    a: Any,
+    axis: Any = -1,
+    kind: Any = None,
+    order: Any = None,
+    *,
+    stable: Any = None,
+    descending: bool = False,
 ) -> ndarray:
-    """dask_gpunumeric implementation of :func:`numpy.argsort`."""
-    return along_lanes("argsort", a, axis, numpy.intp, kind=_kind(kind, stable, order))
+    """dask_gpunumeric implementation of :func:`numpy.argsort`, with the array API
+    standard's ``descending=`` (which NumPy 2.4 lacks): equal values keep their order
+    under ``stable=True``, as a descending stable sort must."""
+    kind = _kind(kind, stable, order)
+    if not descending:
+        return along_lanes("argsort", a, axis, numpy.intp, kind=kind)
+    array = asarray(a)
+    if axis is None:
+        array, axis = array.ravel(), -1
+    # Sorting the reversed lanes ascending keeps equal values' order reversed; reversing
+    # the result and counting positions from the end restores it.
+    reversed_order = along_lanes("argsort", flip(array, axis), axis, numpy.intp, kind=kind)
+    last = array.shape[axis] - 1 if array.ndim else 0
+    return ufuncs["subtract"](last, flip(reversed_order, axis))
 
 
 argsort.__doc__ = (argsort.__doc__ or "") + _AXIS_NOTE

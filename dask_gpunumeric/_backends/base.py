@@ -10,6 +10,7 @@ package named ``*_backend.py`` with a ``make_backend()`` (``__init__.py`` finds 
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -42,6 +43,11 @@ class ChunkBackend:
 
     def __repr__(self) -> str:
         return f"<chunk backend {self.name!r}>"
+
+    @property
+    def device(self) -> str:
+        """The array API standard's device of arrays on this backend (``x.device``)."""
+        return self.name
 
     # -- what the client may do ------------------------------------------------------------
     @property
@@ -106,6 +112,11 @@ class ChunkBackend:
         """A compiled multi-sweep loop of ``program`` (``_kernels/stencil_sweeps.py``), or
         None: each sweep is then one ``evaluate_program`` call."""
         return None
+
+    def raising_linalg_errors(self) -> contextlib.AbstractContextManager[Any]:
+        """A context in which ``xp.linalg`` raises ``numpy.linalg.LinAlgError`` for a
+        singular or not positive definite matrix, as NumPy does (NumPy always raises)."""
+        return contextlib.nullcontext()
 
     def lane_keywords(self, kind: str, keywords: dict[str, Any]) -> dict[str, Any]:
         """The keywords ``xp.<kind>`` (sort, argsort, partition, ...) takes of NumPy's."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from typing import Any
 
@@ -14,6 +15,7 @@ from .base import ChunkBackend
 
 class CupyBackend(ChunkBackend):
     name = "cupy"
+    device = "cuda"
 
     def __init__(self, xp: Any, chunk_type: type) -> None:
         self.xp = xp
@@ -24,6 +26,14 @@ class CupyBackend(ChunkBackend):
         """Only where this process sees a device: a Jupyter client on a login node need not,
         while its workers do (then tiny values are computed on the workers)."""
         return _device_here()
+
+    def raising_linalg_errors(self) -> contextlib.AbstractContextManager[Any]:
+        """CuPy's linalg returns NaNs for a singular or not positive definite matrix unless
+        asked to check cuSOLVER's status (a device synchronization): asked here, so
+        ``inv``, ``solve`` and ``cholesky`` raise ``LinAlgError`` as NumPy's do."""
+        import cupyx
+
+        return cupyx.errstate(linalg="raise")  # type: ignore[no-any-return]
 
     def lane_keywords(self, kind: str, keywords: dict[str, Any]) -> dict[str, Any]:
         """CuPy sorts stably and accepts no other ``kind``."""

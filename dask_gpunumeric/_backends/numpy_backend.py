@@ -22,6 +22,7 @@ class NumpyBackend(ChunkBackend):
     name = "numpy"
     xp: Any = numpy
     chunk_type: type = numpy.ndarray
+    device = "cpu"  # NumPy's own name: ``x.device == "cpu"`` holds as it does in NumPy
 
     def from_host(self, host: numpy.ndarray) -> numpy.ndarray:
         return numpy.asarray(host)

@@ -115,6 +115,14 @@ class SimulatedDeviceArray(NDArrayOperatorsMixin):
     def __index__(self) -> int:
         return self._data.__index__()
 
+    # DLPack is an explicit export (``numpy.from_dlpack``): the simulated device's memory
+    # is host memory, so it exports it as such (CuPy exports a CUDA buffer).
+    def __dlpack__(self, **keywords: Any) -> Any:
+        return self._data.__dlpack__(**keywords)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return self._data.__dlpack_device__()  # type: ignore[no-any-return]
+
     def __repr__(self) -> str:
         return f"simulated_device_array({numpy.array2string(self._data, separator=', ')})"
 

@@ -34,8 +34,18 @@ def linalg_call(
     backend: ChunkBackend, function: str, keywords: dict[str, Any], *blocks: Any
 ) -> Any:
     """The backend's ``function`` (a path such as ``linalg.svd``) on whole matrices; a
-    singular matrix raises ``numpy.linalg.LinAlgError`` here, at compute time."""
-    return functools.reduce(getattr, function.split("."), backend.xp)(*blocks, **keywords)
+    singular matrix raises ``numpy.linalg.LinAlgError`` here, at compute time (on every
+    backend: CuPy is asked to check, ``raising_linalg_errors``, for the functions NumPy
+    raises from; ``det`` of a singular matrix is 0, not an error)."""
+    call = functools.reduce(getattr, function.split("."), backend.xp)
+    if function not in RAISES_FOR_SINGULAR_INPUT:
+        return call(*blocks, **keywords)
+    with backend.raising_linalg_errors():
+        return call(*blocks, **keywords)
+
+
+# NumPy raises LinAlgError from these for a singular or not positive definite matrix.
+RAISES_FOR_SINGULAR_INPUT = frozenset({"linalg.inv", "linalg.solve", "linalg.cholesky"})
 
 
 def linalg_pick(backend: ChunkBackend, output: int | None, dtype: numpy.dtype, result: Any) -> Any:

@@ -72,21 +72,24 @@ def stencil_block(backend: ChunkBackend, spec: StencilSpec, plan: BlockPlan, *ar
     pieces: Pieces = {}
     for (base, box), array in zip(plan.pieces, given, strict=True):
         pieces.setdefault(base, []).append((box, array))
-    target = out[slices(plan.written)]
+    # Write targets are views: ``+ (Ellipsis,)`` keeps a 0-d block's ``out[()]`` a view
+    # (without it NumPy returns a scalar copy, the writes are lost and the block keeps
+    # whatever its pooled buffer held before).
+    target = out[slices(plan.written) + (Ellipsis,)]
     whole = tuple((o, o + n) for o, n in zip(plan.origin, box_shape(plan.written), strict=True))
     inner, homes = interior(spec, pieces, whole)
     rim = [whole]
     if inner is not None:
         if not flat_interior(backend, spec, plan, homes, inner, out):
             views = operands(backend, spec, pieces, inner)
-            evaluate_into(backend, spec, views, target[local(inner, whole)])
+            evaluate_into(backend, spec, views, target[local(inner, whole) + (Ellipsis,)])
         rim = difference(whole, inner)
     if old is not None:
         for box in difference(tuple((0, n) for n in plan.shape), plan.written):
             out[slices(box)] = old[slices(box)]
     for box in rim:
         views = operands(backend, spec, pieces, box)
-        evaluate_into(backend, spec, views, target[local(box, whole)])
+        evaluate_into(backend, spec, views, target[local(box, whole) + (Ellipsis,)])
     return out
 
 

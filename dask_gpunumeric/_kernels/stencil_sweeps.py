@@ -161,7 +161,7 @@ def sweep(
     """One sweep: ``region`` of ``target`` from ``source`` (both over the box ``reads``)."""
     source, target, reads = arrays
     views = [source[local(shift(region, offset), reads)] for offset in offsets]
-    evaluate_into(backend, spec, views, target[local(region, reads)])
+    evaluate_into(backend, spec, views, target[local(region, reads) + (Ellipsis,)])  # a view
 
 
 def compiled_sweeps(

@@ -66,8 +66,9 @@ def scattered(
     message that carried them): the finished blocks are aligned copies where needed.
     The scattered blocks are kept too, as the finished ones' lineage: a lost worker's
     blocks are recomputed from them (scattered data itself has none)."""
+    address = execution.cluster_address()  # first: it may start the embedded cluster
     workers = placement.current_workers()
-    signature = (execution.cluster_address(), workers, chunks)
+    signature = (address, workers, chunks)
     cached = _Placed.arrays.get(node)
     if cached is not None and cached[0] == signature and all(map(_all_held, cached[2:])):
         return cached[1]

@@ -23,6 +23,20 @@ def test_append(chunks: tuple[int, int]) -> None:
     )
 
 
+@pytest.mark.parametrize("chunks", [(1, 1, 1), (10, 1, 1), (1, 1, 10), (3, 4, 7), (10, 10, 10)])
+def test_append_flattens_an_n_d_array_in_one_pass(chunks: tuple[int, ...]) -> None:
+    """``append(a, b)`` of a 3-D ``a`` ravels it and joins, in tasks linear in the blocks
+    of ``a`` (once reported at minutes per call; not reproduced since: kept as a guard)."""
+    host = numpy.arange(1000.0).reshape(10, 10, 10)
+    x = np.asarray(host, chunks=chunks)
+    result = np.append(x, host[:2])
+    assert_eq(result, numpy.append(host, host[:2]))
+    assert_eq(np.ravel(x.transpose(2, 0, 1)), numpy.ravel(host.transpose(2, 0, 1)))
+    blocks = int(numpy.prod([len(c) for c in x.to_dask().chunks]))
+    # dask's reshape rechunks to whole trailing axes first: a few tasks per block, linear.
+    assert len(result.to_dask().__dask_graph__()) <= 10 * blocks + 20
+
+
 @pytest.mark.parametrize("chunks", CHUNKINGS)
 @pytest.mark.parametrize(
     ("obj", "axis"),

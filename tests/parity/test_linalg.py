@@ -119,6 +119,28 @@ def test_singular_matrix_raises_linalgerror_at_compute(name: str) -> None:
         result.compute()
 
 
+NOT_POSITIVE_DEFINITE = {
+    "indefinite": numpy.array([[1.0, 2.0], [2.0, 1.0]]),
+    "negative definite": -4 * numpy.eye(3),
+    "float32": numpy.array([[1.0, 2.0], [2.0, 1.0]], dtype="float32"),
+    "complex": numpy.array([[1, 2j], [-2j, 1]]),
+    "integers": numpy.array([[1, 2], [2, 1]]),
+    "one of a stack": numpy.stack([numpy.eye(4), numpy.eye(4) - 2 * numpy.ones((4, 4))]),
+}
+
+
+@pytest.mark.parametrize("name", NOT_POSITIVE_DEFINITE)
+def test_cholesky_of_a_matrix_not_positive_definite_raises_at_compute(name: str) -> None:
+    host = NOT_POSITIVE_DEFINITE[name]
+    with pytest.raises(numpy.linalg.LinAlgError):
+        numpy.linalg.cholesky(host)
+    chunks = (1,) * (host.ndim - 2) + (1, 1)
+    for upper in (False, True):
+        result = dla.cholesky(ours(host, chunks), upper=upper)  # lazy: no error yet
+        with pytest.raises(numpy.linalg.LinAlgError):  # CuPy words it otherwise
+            result.compute()
+
+
 @pytest.mark.parametrize(
     "call",
     [

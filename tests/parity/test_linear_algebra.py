@@ -337,3 +337,22 @@ def test_product_is_one_layer_of_one_task_per_output_block() -> None:
             name.startswith(("fill", "getitem")) or name == computed[0] for name in graph.layers
         )
         assert len(graph.layers[computed[0]]) == product.to_dask().npartitions
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("name", ["vecdot", "linalg.vecdot"])
+def test_vecdot_keeps_the_operands_dtype(name: str, dtype: str) -> None:
+    """NumPy's vecdot stays in the operands' type (uint8 wraps around in uint8), where a
+    sum of the products would widen small integers."""
+    numpy_function = numpy.linalg.vecdot if name == "linalg.vecdot" else numpy.vecdot
+    our_function = dnp.linalg.vecdot if name == "linalg.vecdot" else dnp.vecdot
+    left = make_host((4, 30), dtype, seed=1) * (numpy.ones((), dtype) * 7)
+    right = make_host((4, 30), dtype, seed=2)
+    check(numpy_function, our_function, left, right, (2, 7), (3, 30))
+    check(numpy_function, our_function, left, right[0], (2, 7), (11,))
+
+
+def test_vecdot_of_mixed_dtypes() -> None:
+    left, right = make_host((3, 8), "uint8", seed=1), make_host((3, 8), "int8", seed=2)
+    check(numpy.vecdot, dnp.vecdot, left, right, (2, 3), (3, 5))
+    check(numpy.vecdot, dnp.vecdot, left.astype(bool), right.astype("float32"))

@@ -18,7 +18,17 @@ EDGE_CASES: dict[str, Callable[[Any, Any], Any]] = {
     "flatnonzero-empty2d": lambda m, a: m.flatnonzero(a[:, :0]),
     "argwhere-empty": lambda m, a: m.argwhere(a[:0]),
     "take-empty-array": lambda m, a: m.take(a[:0], [], axis=0),
+    # nothing taken from an empty axis: NumPy checks the indices once per cell before the
+    # axis (none here: 5 is out of bounds, unseen), and refuses a non-empty result
+    "take-from-empty-axis": lambda m, a: m.take(a[:0, :0], [0, 5], axis=1),
+    "take-from-empty-axis-checked": lambda m, a: m.take(a[:0, :0], [0, 5], axis=0),
+    "take-from-empty-axis-3d": lambda m, a: m.take(a[:2, :0, None][:, :, :0], [1], axis=1),
+    "take-non-empty-from-empty-axis": lambda m, a: m.take(a[:, :0], [0], axis=1),
     "concat-empties": lambda m, a: m.concatenate([a[:0], a[:0]]),
+    # an empty operand chunked unlike the first: its blocks must be the backend's
+    "concat-empty-rechunked": lambda m, a: m.concatenate([a, m.zeros((0, 4))]),
+    "concat-empty-first": lambda m, a: m.concatenate([m.zeros((0, 4)), a, m.zeros((0, 4))]),
+    "cumulative-initial-empty": lambda m, a: m.cumulative_sum(a[:0], axis=0, include_initial=True),
     "pad-zero": lambda m, a: m.pad(a, 0, mode="edge"),
     "pad-zero-const": lambda m, a: m.pad(a, 0),
     "tile-empty-reps": lambda m, a: m.tile(a, ()),

@@ -25,8 +25,6 @@ def _data(dtype: str) -> numpy.ndarray:
 @pytest.mark.parametrize("name", ["around", "round", "angle", "nan_to_num", "sinc"])
 def test_elementwise_like_numpy(dtype: str, chunks: tuple[int, int], name: str) -> None:
     data = _data(dtype)
-    if name in ("around", "round") and data.dtype.kind == "b":
-        return
     ours = getattr(np, name)(np.asarray(data, chunks=chunks))
     assert_eq(ours, getattr(numpy, name)(data), rtol=1e-6 if name == "sinc" else 0.0)
 
@@ -36,6 +34,23 @@ def test_elementwise_like_numpy(dtype: str, chunks: tuple[int, int], name: str) 
 def test_around_decimals(decimals: int, dtype: str) -> None:
     data = _data(dtype)
     assert_eq(np.around(np.asarray(data, chunks=(3, 2)), decimals), numpy.around(data, decimals))
+
+
+@pytest.mark.parametrize("decimals", [-1, 1])
+def test_around_of_booleans_with_decimals_raises_like_numpy(decimals: int) -> None:
+    data = _data("bool")
+    assert_raises_like(
+        lambda: numpy.around(data, decimals), lambda: np.around(np.asarray(data), decimals)
+    )
+
+
+@pytest.mark.parametrize("decimals", [-1, 0, 1])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_around_of_complex_infinities(decimals: int, dtype: str) -> None:
+    """The rounded parts are joined, not multiplied by 1j (``inf * 1j`` is ``nan+infj``)."""
+    inf, nan = numpy.inf, numpy.nan
+    data = numpy.array([complex(0, inf), complex(inf, 1.5), complex(nan, -inf), -0.5 - 0j], dtype)
+    assert_eq(np.around(np.asarray(data, chunks=2), decimals), numpy.around(data, decimals))
 
 
 def test_special_values() -> None:

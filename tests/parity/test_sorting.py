@@ -29,6 +29,39 @@ def test_sort_and_stable_argsort(dtype: str, axis: int | None) -> None:
     assert_eq(np.argsort(x, axis=axis, stable=True), numpy.argsort(data, axis=axis, stable=True))
 
 
+def descending_argsort(data: numpy.ndarray, axis: int | None) -> numpy.ndarray:
+    """The array API's stable descending argsort in NumPy (2.4 has no ``descending=``):
+    positions from the end of the ascending stable argsort of the reversed lanes."""
+    if axis is None:
+        data, axis = data.ravel(), -1
+    backwards = numpy.argsort(numpy.flip(data, axis), axis=axis, stable=True)
+    return data.shape[axis] - 1 - numpy.flip(backwards, axis)
+
+
+@pytest.mark.parametrize("dtype", PARITY_DTYPES)
+@pytest.mark.parametrize("axis", [0, -1, None])
+def test_descending_sort_and_stable_argsort(dtype: str, axis: int | None) -> None:
+    data = _data(dtype)
+    x = np.asarray(data, chunks=(2, 3))
+    flat_axis = -1 if axis is None else axis
+    assert_eq(
+        np.sort(x, axis=axis, descending=True),
+        numpy.flip(numpy.sort(data, axis=axis), flat_axis),
+    )
+    ours = np.argsort(x, axis=axis, stable=True, descending=True)
+    assert_eq(ours, descending_argsort(data, axis))
+    # Independently of the formula: values descend (NaNs first), equal ones in index order.
+    order = numpy.moveaxis(
+        numpy.asarray(ours).reshape(data.shape if axis is not None else -1), flat_axis, -1
+    )
+    values = numpy.moveaxis(data if axis is not None else data.ravel(), flat_axis, -1)
+    picked = numpy.take_along_axis(values, order, axis=-1)
+    later, earlier = picked[..., 1:], picked[..., :-1]
+    ties = (later == earlier) | (numpy.isnan(later) & numpy.isnan(earlier))
+    assert not ((later > earlier) & ~ties).any()
+    assert (order[..., 1:] > order[..., :-1])[ties].all()
+
+
 @pytest.mark.parametrize("chunks", [(6, 7), (1, 7), (4, 2)])
 @pytest.mark.parametrize("kind", ["quicksort", "mergesort", "heapsort"])
 def test_argsort_kinds_and_chunkings(chunks: tuple[int, int], kind: str) -> None:

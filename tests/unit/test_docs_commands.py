@@ -1,9 +1,10 @@
 """Every command in README.md and docs/*.md is exercised (issue "Where users run it").
 
 Each command of a fenced ``bash``/``console``/``sh`` block is either marked in the page as
-needing what CI lacks (``<!-- needs: gpu -->`` or ``<!-- needs: cluster -->`` on the line
-before the fence), or run for real here (``RUN_HERE``: cheap commands, seconds each), or
-run elsewhere: ``EXERCISED_BY`` maps it to a test id or to the ``.ci/run`` step that runs it.
+needing what CI lacks (``<!-- needs: gpu -->``, ``<!-- needs: cluster -->``, or
+``<!-- needs: github -->`` for what only GitHub serves, on the line before the fence), or
+run for real here (``RUN_HERE``: cheap commands, seconds each), or run elsewhere:
+``EXERCISED_BY`` maps it to a test id or to the ``.ci/run`` step that runs it.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ FENCE = re.compile(
     r"(?:<!-- needs: (?P<need>[a-z, ]+) -->\n)?^```(?P<lang>bash|console|sh)\n(?P<body>.*?)^```",
     re.MULTILINE | re.DOTALL,
 )
-NEEDS = {"gpu", "cluster"}
+NEEDS = {"gpu", "cluster", "github"}
 
 EXERCISED_BY = {
     "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/dgn-run examples/stencil.py --check -n 500 -i 20": ".ci/run: README command 1",
