@@ -16,11 +16,16 @@ random draws, which live nowhere yet) and whose arrays are small stays here:
 Persisted results stay here; everything else goes to the configured scheduler. In a
 solver of small matrices every convergence check then costs NumPy's work.
 
-"Small": no leaf and no node of the expression is larger than
-``gpunumeric.client-work-bytes``, and the leaves together are not either. One input held
-by the cluster (a persisted or scattered array) sends the whole computation there
-(its client-held inputs are scattered to their owners: ``_lowering/host_blocks.py``).
-``0`` turns the policy off. Lowering is the same either way (chunks, and so random
+"Small": the data already here (host data, values computed here) is at most
+``gpunumeric.client-data-bytes`` (1 GiB) together: sending it to the workers would cost
+more than using it here (CG on a 10,000 x 10,000 matrix from ``np.array(host)``); and no
+array the work makes (creations, random draws, intermediate and final results) is larger
+than ``gpunumeric.client-work-bytes`` (64 MiB), nor are the made leaves together: work
+that makes large arrays (a stencil's grid, 1e8 random draws) goes to the cluster, which
+makes them in parallel where they stay. One input held by the cluster (a persisted or
+scattered array) sends the whole computation there (its client-held inputs are
+scattered to their owners: ``_lowering/host_blocks.py``). ``client-work-bytes: 0`` turns
+the policy off. Lowering is the same either way (chunks, and so random
 values, do not depend on where a computation runs); only the scheduler differs.
 
 The crossover (``python -m benchmarks.small_work``) and the table of decisions are in
@@ -39,10 +44,9 @@ from dask.utils import parse_bytes
 from .._backends import get_backend
 from .._backends.base import ChunkBackend
 from .._ir.expr import Expr
-from .._ir.leaves import DaskData, Leaf
+from .._ir.leaves import ChunkValue, DaskData, HostData, Leaf
 from .._kernels import in_process
 from .._runtime import config, execution
-from .._runtime.partitioning import NOMINAL_ITEMSIZE
 
 
 def runs_in_client(exprs: list[Expr], backend: ChunkBackend | None = None) -> bool:
@@ -53,12 +57,16 @@ def runs_in_client(exprs: list[Expr], backend: ChunkBackend | None = None) -> bo
 
 def kept_here(exprs: list[Expr], backend: ChunkBackend) -> bool:
     """Whether the policy keeps a computation of ``exprs`` in this process, whatever the
-    scheduler: its inputs are here and its arrays small. Never where this process cannot
-    make the backend's chunks (CuPy without a device here)."""
-    limit = _limit()
-    if limit <= 0 or not backend.evaluates_in_client:
+    scheduler: every input is here, the data already here (host data, values computed
+    here) is at most ``client-data-bytes`` together, and every array the work makes
+    (creations, draws, intermediate and final results) at most ``client-work-bytes``,
+    as are the made leaves together. Never where this process cannot make the backend's
+    chunks (CuPy without a device here)."""
+    work_limit = _limit("client-work-bytes")
+    if work_limit <= 0 or not backend.evaluates_in_client:
         return False
-    leaf_bytes = 0
+    data_limit = max(work_limit, _limit("client-data-bytes"))
+    data_bytes = made_bytes = 0
     seen: set[int] = set()
     stack = list(exprs)
     while stack:
@@ -67,16 +75,23 @@ def kept_here(exprs: list[Expr], backend: ChunkBackend) -> bool:
             continue
         seen.add(node.number)
         size = math.prod(node.shape) * node.dtype.itemsize
-        if size > limit:
+        if isinstance(node, DaskData) and execution.held_by_cluster(node.array):
             return False
-        if isinstance(node, Leaf):
-            if isinstance(node, DaskData) and execution.held_by_cluster(node.array):
-                return False
-            leaf_bytes += size
-            if leaf_bytes > limit:
-                return False
+        if isinstance(node, HELD_HERE):
+            data_bytes += size
+        elif size > work_limit:
+            return False
+        elif isinstance(node, Leaf):
+            made_bytes += size
+        if data_bytes > data_limit or made_bytes > work_limit:
+            return False
         stack.extend(node.children)
     return True
+
+
+# Leaves whose values are in this process already: the data a user brought
+# (``np.array(host)``), values computed here, arrays persisted on dask's threads.
+HELD_HERE = (HostData, ChunkValue, DaskData)
 
 
 def evaluate_here(
@@ -89,7 +104,7 @@ def evaluate_here(
     evaluated here, or too many nodes (a loop's body: dask's threads here, fused)."""
     if not kept_here([expr], backend):
         return None
-    return in_process.evaluate_here(expr, _limit() // NOMINAL_ITEMSIZE, backend, keep)
+    return in_process.evaluate_here(expr, backend, keep)
 
 
 @contextlib.contextmanager
@@ -102,6 +117,6 @@ def placed(exprs: list[Expr]) -> Iterator[None]:
         yield
 
 
-def _limit() -> int:
-    value = config.get("client-work-bytes")
+def _limit(key: str) -> int:
+    value = config.get(key)
     return parse_bytes(value) if isinstance(value, str) else int(value)

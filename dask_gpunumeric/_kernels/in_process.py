@@ -71,18 +71,18 @@ def _computed(expr: Expr, backend: ChunkBackend, limit: int) -> Any:
 
 
 def evaluate_here(
-    expr: Expr, max_elements: int, backend: ChunkBackend, keep: set[int]
+    expr: Expr, backend: ChunkBackend, keep: set[int]
 ) -> tuple[Any, dict[int, Any]] | None:
     """The small-work policy's eager path (``_array/work_placement.py``): ``expr``'s value
     as one chunk of ``backend``, computed here node by node as NumPy would (no graph, no
     task, no thread pool), and the values of the nodes numbered in ``keep`` that were
-    computed on the way; ``None`` (nothing computed) unless every node has fewer than
-    ``max_elements`` elements and is of a kind evaluated here, and there are at most
-    ``EAGER_NODES`` of them. Each value is dropped once its last consumer has run (as
+    computed on the way; ``None`` (nothing computed) unless every node is of a kind
+    evaluated here, and there are at most ``EAGER_NODES`` of them (the caller decided the
+    sizes: ``_array/work_placement.py``). Each value is dropped once its last consumer has run (as
     NumPy's temporaries are), unless kept."""
     if not config.get("in-process-evaluation") or not backend.evaluates_in_client:
         return None
-    plan = _plan(expr, max_elements, backend)
+    plan = _plan(expr, backend)
     if plan is None:
         return None
     order, consumers = plan
@@ -105,9 +105,7 @@ def evaluate_here(
 EAGER_NODES = 32
 
 
-def _plan(
-    expr: Expr, max_elements: int, backend: ChunkBackend
-) -> tuple[list[Expr], dict[int, int]] | None:
+def _plan(expr: Expr, backend: ChunkBackend) -> tuple[list[Expr], dict[int, int]] | None:
     """``expr``'s nodes in an order where children come first, and each node's number of
     consumers; ``None`` when one cannot be evaluated here (see ``evaluate_here``)."""
     order: list[Expr] = []
@@ -121,7 +119,7 @@ def _plan(
         if node.number in consumers:
             continue
         consumers[node.number] = 0
-        if len(consumers) > EAGER_NODES or math.prod(node.shape) >= max_elements:
+        if len(consumers) > EAGER_NODES:
             return None
         if type(node) is leaves.ChunkValue:
             if node.backend != backend.name:

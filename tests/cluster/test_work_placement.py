@@ -155,3 +155,21 @@ def test_short_expressions_are_eager_and_loop_bodies_run_on_threads_here(
     assert float(grid.sum()) == pytest.approx(float(host.sum()), rel=1e-12)
     assert runs and not any(runs)  # dask, in this process
     assert tasks_run(cluster) == before
+
+
+def test_data_already_here_stays_while_the_work_makes_small_arrays(client, cluster) -> None:
+    """A solver on a host matrix larger than client-work-bytes stays where the matrix is
+    (its products are vectors); work that makes an array of the matrix's size goes out."""
+    a, b = spd(400)  # 1.3 MB of host data; every array CG makes is 3.2 kB
+    with dnp.config.set(client_work_bytes="100 kB", client_data_bytes="10 MB"):
+        before = tasks_run(cluster)
+        ours = conjugate_gradient(dnp, a, b)
+        assert tasks_run(cluster) == before
+        assert_eq(ours, conjugate_gradient(numpy, a, b), rtol=1e-12, atol=1e-12)
+        doubled = float((dnp.array(a) * 2.0).sum())  # makes a 1.3 MB array
+        assert tasks_run(cluster) > before
+        assert doubled == pytest.approx(float((a * 2.0).sum()), rel=1e-12)
+    with dnp.config.set(client_work_bytes="100 kB", client_data_bytes="1 MB"):
+        before = tasks_run(cluster)
+        conjugate_gradient(dnp, a, b)  # the matrix is more data than may stay here
+        assert tasks_run(cluster) > before
