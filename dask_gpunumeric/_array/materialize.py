@@ -12,7 +12,7 @@ from .._backends import get_backend
 from .._ir.expr import Expr
 from .._ir.indexing import SetItem, Slice
 from .._ir.leaves import ChunkValue, DaskData
-from .._kernels.in_process import evaluate_small
+from .._kernels.in_process import evaluate_small, remember
 from .._lowering import lower, lower_all
 from .._runtime import config, execution
 from .._runtime.memory import check_fits_client
@@ -81,9 +81,11 @@ def _computed_here(expr: Expr) -> ChunkValue | None:
         return None
     value, values = here
     for store in stores:
-        computed = values.get(store.version.number)
+        node = store.version
+        computed = values.get(node.number)
         if computed is not None:
             store.version = ChunkValue(computed, backend.name)
+            remember(node, store.version)
     return ChunkValue(value, backend.name)
 
 

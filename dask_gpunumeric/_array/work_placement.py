@@ -7,7 +7,8 @@ matrix-vector product of 8 MB. So a computation whose inputs all live in this pr
 (host data from ``np.array(host)``, values computed here before, creation routines and
 random draws, which live nowhere yet) and whose arrays are small stays here:
 
-- a short expression (at most ``in_process.EAGER_NODES`` nodes: a convergence check) is
+- a short expression (a convergence check; at most ``in_process.EAGER_NODES`` nodes, or
+  more making at most ``in_process.EAGER_BYTES`` together: a solver's iterate) is
   computed node by node with the backend's array namespace, as NumPy would: no graph, no
   task, no thread pool (``_kernels/in_process.evaluate_here``), on any scheduler;
 - a longer one (a loop's iterations since the last persist) runs on dask's threaded
@@ -68,6 +69,7 @@ def kept_here(exprs: list[Expr], backend: ChunkBackend) -> bool:
     data_limit = max(work_limit, _limit("client-data-bytes"))
     data_bytes = made_bytes = 0
     seen: set[int] = set()
+    buffers: set[int] = set()  # one host array under two leaves counts once
     stack = list(exprs)
     while stack:
         node = stack.pop()
@@ -77,8 +79,14 @@ def kept_here(exprs: list[Expr], backend: ChunkBackend) -> bool:
         size = math.prod(node.shape) * node.dtype.itemsize
         if isinstance(node, DaskData) and execution.held_by_cluster(node.array):
             return False
-        if isinstance(node, HELD_HERE):
-            data_bytes += size
+        known = in_process.remembered(node)
+        if known is not None or isinstance(node, HELD_HERE):
+            held = _buffer_id(known or node)
+            if held not in buffers:
+                buffers.add(held)
+                data_bytes += size
+            if known is not None:
+                continue  # computed here already: nothing below it is needed
         elif size > work_limit:
             return False
         elif isinstance(node, Leaf):
@@ -115,6 +123,15 @@ def placed(exprs: list[Expr]) -> Iterator[None]:
             yield
     else:
         yield
+
+
+def _buffer_id(node: Expr) -> int:
+    """The identity of the values a leaf held here refers to."""
+    if isinstance(node, HostData):
+        return id(node.data)
+    if isinstance(node, ChunkValue):
+        return id(node.value)
+    return id(node)
 
 
 def _limit(key: str) -> int:

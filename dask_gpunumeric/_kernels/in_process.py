@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -77,8 +78,8 @@ def evaluate_here(
     as one chunk of ``backend``, computed here node by node as NumPy would (no graph, no
     task, no thread pool), and the values of the nodes numbered in ``keep`` that were
     computed on the way; ``None`` (nothing computed) unless every node is of a kind
-    evaluated here, and there are at most ``EAGER_NODES`` of them (the caller decided the
-    sizes: ``_array/work_placement.py``). Each value is dropped once its last consumer has run (as
+    evaluated here, and there are few of them or they make little (``EAGER_NODES``,
+    ``EAGER_BYTES``; the caller decided the sizes: ``_array/work_placement.py``). Each value is dropped once its last consumer has run (as
     NumPy's temporaries are), unless kept."""
     if not config.get("in-process-evaluation") or not backend.evaluates_in_client:
         return None
@@ -91,6 +92,10 @@ def evaluate_here(
         if type(node) is leaves.ChunkValue:
             values[node.number] = node.value
             continue
+        known = _Remembered.values.get(node)
+        if known is not None:
+            values[node.number] = known.value
+            continue
         inputs = [values[child.number] for child in node.children]
         values[node.number] = _materialization_table[type(node)](node, inputs, backend)
         for child in {child.number for child in node.children}:
@@ -100,9 +105,32 @@ def evaluate_here(
     return values[expr.number], {n: values[n] for n in keep if n in values}
 
 
-# At most this many nodes per eager evaluation: more say the work is a loop's body over and
-# over (a stencil's iterations), which fusion and halo exchange on dask's threads do better.
+class _Remembered:
+    """Values computed here for nodes that live stores held when they were computed
+    (``remember``), for as long as the node lives: a later graph that still names the
+    node (``x = x + alpha * p`` names every ``p`` and ``alpha`` of the loop) reads the
+    value instead of computing it again, as a cluster reuses a persisted key."""
+
+    values: weakref.WeakKeyDictionary[Expr, leaves.ChunkValue] = weakref.WeakKeyDictionary()
+
+
+def remember(node: Expr, value: leaves.ChunkValue) -> None:
+    """``node``'s value is ``value`` (see ``_Remembered``)."""
+    _Remembered.values[node] = value
+
+
+def remembered(node: Expr) -> leaves.ChunkValue | None:
+    """The value computed here for ``node``, if any."""
+    return _Remembered.values.get(node)
+
+
+# More than EAGER_NODES nodes to compute, making more than EAGER_BYTES together, say the
+# work is a loop's body over and over on large arrays (a stencil's iterations), which
+# fusion and halo exchange on dask's threads do better; many nodes on small arrays (a
+# solver's iterate, x + alpha * p forty times over) are computed eagerly still.
 EAGER_NODES = 32
+EAGER_BYTES = 16 * 2**20
+_MAX_EAGER_NODES = 4096
 
 
 def _plan(expr: Expr, backend: ChunkBackend) -> tuple[list[Expr], dict[int, int]] | None:
@@ -110,6 +138,8 @@ def _plan(expr: Expr, backend: ChunkBackend) -> tuple[list[Expr], dict[int, int]
     consumers; ``None`` when one cannot be evaluated here (see ``evaluate_here``)."""
     order: list[Expr] = []
     consumers: dict[int, int] = {}
+    computed = computed_bytes = 0
+    as_leaf: set[int] = set()  # values known: their children are not needed
     stack: list[tuple[Expr, bool]] = [(expr, False)]
     while stack:
         node, children_done = stack.pop()
@@ -119,21 +149,35 @@ def _plan(expr: Expr, backend: ChunkBackend) -> tuple[list[Expr], dict[int, int]
         if node.number in consumers:
             continue
         consumers[node.number] = 0
-        if len(consumers) > EAGER_NODES:
+        if len(consumers) > _MAX_EAGER_NODES:
             return None
-        if type(node) is leaves.ChunkValue:
-            if node.backend != backend.name:
+        known = _Remembered.values.get(node)
+        if known is not None or type(node) is leaves.ChunkValue:
+            if getattr(known or node, "backend", None) != backend.name:
                 return None
             order.append(node)
+            as_leaf.add(node.number)
             continue
-        if type(node) not in _materialization_table:
+        if type(node) not in _materialization_table or _partitioned_by_user(node):
+            return None
+        computed += 1
+        computed_bytes += math.prod(node.shape) * node.dtype.itemsize
+        if computed > EAGER_NODES and computed_bytes > EAGER_BYTES:
             return None
         stack.append((node, True))
         stack.extend((child, False) for child in node.children)
     for node in order:
-        for child in {child.number for child in node.children}:
-            consumers[child] += 1
+        if node.number not in as_leaf:
+            for child in {child.number for child in node.children}:
+                consumers[child] += 1
     return order, consumers
+
+
+def _partitioned_by_user(node: Expr) -> bool:
+    """A leaf given explicit chunks of several blocks: the user wants it partitioned (and
+    its value stays in those blocks rather than becoming one chunk here)."""
+    chunks = node.chunks if isinstance(node, leaves.Leaf) else None
+    return bool(chunks) and max(map(len, chunks)) > 1  # type: ignore[arg-type]
 
 
 class _Evaluation:

@@ -87,7 +87,9 @@ mutating_table: dict[str, str] = {
 passthrough_submodules = frozenset({"exceptions", "dtypes", "typing"})
 # Our own subpackages, created by the API layer; until one exists, a fallback module
 # stands in for it (every name falls back to NumPy's).
-subpackages = frozenset({"linalg", "fft", "random"})
+# numpy.lib.stride_tricks: xarray reads ``xp.lib.stride_tricks`` of an array's namespace
+# before it dispatches sliding windows of dask-like arrays to dask.
+subpackages = frozenset({"linalg", "fft", "random", "lib", "lib.stride_tricks"})
 
 # NumPy utilities that take no array data (printing, error state, build information,
 # dtype and number formatting): our namespace gives NumPy's own, without a warning, and

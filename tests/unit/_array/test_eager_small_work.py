@@ -53,6 +53,32 @@ def cg_steps(np: Any, a_host: numpy.ndarray, b_host: numpy.ndarray, steps: int =
     return x
 
 
+def test_a_solver_iterate_reuses_values_computed_here(
+    computations: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``x = x + alpha * p`` names every ``p`` and ``alpha`` of the loop: materializing x at
+    the end reads their values (computed at the checks) instead of multiplying again."""
+    from dask_gpunumeric._kernels import in_process
+
+    products: list[tuple[int, ...]] = []
+    real = in_process._materialization_table[in_process.Matmul]
+
+    def counting(node: Any, inputs: list[Any], backend: Any) -> Any:
+        products.append(node.children[0].shape)
+        return real(node, inputs, backend)
+
+    monkeypatch.setitem(in_process._materialization_table, in_process.Matmul, counting)
+    rng = numpy.random.default_rng(9)
+    m = rng.random((150, 150))
+    a, b = m @ m.T / 150 + numpy.eye(150), rng.random(150)
+    ours = cg_steps(dnp, a, b, steps=20)
+    before = sum(shape == (150, 150) for shape in products)
+    assert_eq(ours, cg_steps(numpy, a, b, steps=20), rtol=1e-10, atol=1e-12)
+    assert sum(shape == (150, 150) for shape in products) == before  # x: no matvec again
+    assert before == 21  # one per step, and r = b - a @ x
+    assert computations == []
+
+
 def test_convergence_checks_are_computed_eagerly(computations: list[int]) -> None:
     rng = numpy.random.default_rng(5)
     m = rng.random((200, 200))
@@ -63,8 +89,9 @@ def test_convergence_checks_are_computed_eagerly(computations: list[int]) -> Non
 
 
 def test_reductions_products_and_draws_eagerly_are_numpys(computations: list[int]) -> None:
-    host = numpy.random.default_rng(3).random((90, 70)) - 0.5
-    ours = dnp.array(host, chunks=(40, 30))
+    host = numpy.random.default_rng(3).random((150, 120)) - 0.5
+    ours = dnp.array(host)  # several blocks at the suite's chunk size
+    assert ours.to_dask().npartitions > 1
     for reduce in ("sum", "mean", "std", "var", "min", "argmax", "nanmax", "any"):
         for axis in (None, 0, 1):
             assert_eq(
@@ -73,14 +100,20 @@ def test_reductions_products_and_draws_eagerly_are_numpys(computations: list[int
     assert_eq(ours @ ours.T, host @ host.T)
     assert_eq(dnp.tensordot(ours, ours, axes=([0], [0])), numpy.tensordot(host, host, ([0], [0])))
     assert computations == []
-    draw = dnp.random.default_rng(11).standard_normal((90, 70))
+    draw = dnp.random.default_rng(11).standard_normal((150, 120))
     eager = numpy.asarray(draw)
     with dnp.config.set(client_work_bytes=0):
-        lowered = numpy.asarray(dnp.random.default_rng(11).standard_normal((90, 70)))
+        lowered = numpy.asarray(dnp.random.default_rng(11).standard_normal((150, 120)))
     numpy.testing.assert_array_equal(eager, lowered)  # values depend on chunks only
 
 
-def test_loop_bodies_and_large_work_are_lowered(computations: list[int]) -> None:
+def test_loop_bodies_and_large_work_are_lowered(
+    computations: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dask_gpunumeric._kernels import in_process
+
+    # A loop's body on large arrays (here: more than 32 nodes making more than 1 kB)
+    monkeypatch.setattr(in_process, "EAGER_BYTES", 1024)
     host = numpy.zeros((66, 66))
     grid = dnp.array(host)
     for values in (host, grid):
@@ -92,9 +125,34 @@ def test_loop_bodies_and_large_work_are_lowered(computations: list[int]) -> None
     assert_eq(grid, host)
     assert computations  # too many nodes for the eager path: dask, fused
     computations.clear()
+    monkeypatch.setattr(in_process, "EAGER_BYTES", 16 * 2**20)
+    again = dnp.array(host)
+    for _ in range(10):  # the same loop on a small grid makes little: eager
+        again[1:-1, 1:-1] = 0.25 * (
+            again[:-2, 1:-1] + again[2:, 1:-1] + again[1:-1, :-2] + again[1:-1, 2:]
+        )
+    assert float(again.sum()) == pytest.approx(float(_stencil(host).sum()), rel=1e-12)
+    assert computations == []
     with dnp.config.set(client_work_bytes="10 kB"):
         assert float((dnp.array(host) * 2).sum()) == float((host * 2).sum())  # 35 kB
     assert computations
+
+
+def _stencil(start: numpy.ndarray) -> numpy.ndarray:
+    values = start.copy()
+    for _ in range(10):
+        values[1:-1, 1:-1] = 0.25 * (
+            values[:-2, 1:-1] + values[2:, 1:-1] + values[1:-1, :-2] + values[1:-1, 2:]
+        )
+    return values
+
+
+def test_arrays_chunked_by_the_user_are_not_made_one_chunk(computations: list[int]) -> None:
+    host = numpy.arange(600.0).reshape(20, 30)
+    ours = dnp.array(host, chunks=(10, 15))
+    assert float(ours.sum()) == host.sum()
+    assert computations  # lowered in its blocks
+    assert ours.to_dask().chunks == ((10, 10), (15, 15))
 
 
 def test_errors_are_numpys_with_the_policy_on(computations: list[int]) -> None:
