@@ -19,11 +19,12 @@ solver of small matrices every convergence check then costs NumPy's work.
 
 "Small": the data already here (host data, values computed here) is at most
 ``gpunumeric.client-data-bytes`` (1 GiB) together: sending it to the workers would cost
-more than using it here (CG on a 10,000 x 10,000 matrix from ``np.array(host)``); and no
-array the work makes (creations, random draws, intermediate and final results) is larger
-than ``gpunumeric.client-work-bytes`` (64 MiB), nor are the made leaves together: work
-that makes large arrays (a stencil's grid, 1e8 random draws) goes to the cluster, which
-makes them in parallel where they stay. One input held by the cluster (a persisted or
+more than using it here (CG on a 10,000 x 10,000 matrix or Black-Scholes on three host
+arrays of 240 MB, from ``np.array(host)``); arrays made from nothing (creations, random
+draws) are at most ``gpunumeric.client-work-bytes`` (64 MiB) together, and no result is
+larger than that or than the largest array read here: work that makes large arrays (a
+stencil's grid from ``np.zeros``, 1e8 random draws) goes to the cluster, which makes them
+in parallel where they stay. One input held by the cluster (a persisted or
 scattered array) sends the whole computation there (its client-held inputs are
 scattered to their owners: ``_lowering/host_blocks.py``). ``client-work-bytes: 0`` turns
 the policy off. Lowering is the same either way (chunks, and so random
@@ -58,16 +59,17 @@ def runs_in_client(exprs: list[Expr], backend: ChunkBackend | None = None) -> bo
 
 def kept_here(exprs: list[Expr], backend: ChunkBackend) -> bool:
     """Whether the policy keeps a computation of ``exprs`` in this process, whatever the
-    scheduler: every input is here, the data already here (host data, values computed
-    here) is at most ``client-data-bytes`` together, and every array the work makes
-    (creations, draws, intermediate and final results) at most ``client-work-bytes``,
-    as are the made leaves together. Never where this process cannot make the backend's
-    chunks (CuPy without a device here)."""
+    scheduler: every input is here; the data already here (host data, values computed
+    here) is at most ``client-data-bytes`` together; the arrays made from nothing
+    (creations, draws) at most ``client-work-bytes`` together; and no result (an
+    intermediate or final array) larger than ``client-work-bytes`` or than the largest
+    array read here. Never where this process cannot make the backend's chunks (CuPy
+    without a device here)."""
     work_limit = _limit("client-work-bytes")
     if work_limit <= 0 or not backend.evaluates_in_client:
         return False
     data_limit = max(work_limit, _limit("client-data-bytes"))
-    data_bytes = made_bytes = 0
+    data_bytes = made_bytes = largest_held = largest_result = 0
     seen: set[int] = set()
     buffers: set[int] = set()  # one host array under two leaves counts once
     stack = list(exprs)
@@ -81,20 +83,23 @@ def kept_here(exprs: list[Expr], backend: ChunkBackend) -> bool:
             return False
         known = in_process.remembered(node)
         if known is not None or isinstance(node, HELD_HERE):
+            largest_held = max(largest_held, size)
             held = _buffer_id(known or node)
             if held not in buffers:
                 buffers.add(held)
                 data_bytes += size
             if known is not None:
                 continue  # computed here already: nothing below it is needed
-        elif size > work_limit:
-            return False
-        elif isinstance(node, Leaf):
+        elif isinstance(node, Leaf):  # made here: creations, draws
             made_bytes += size
+        else:
+            largest_result = max(largest_result, size)
         if data_bytes > data_limit or made_bytes > work_limit:
             return False
         stack.extend(node.children)
-    return True
+    # The work may make arrays as large as the data it reads here (Black-Scholes on host
+    # arrays), or client-work-bytes; not larger (an outer product of two host vectors).
+    return largest_result <= max(work_limit, largest_held)
 
 
 # Leaves whose values are in this process already: the data a user brought
