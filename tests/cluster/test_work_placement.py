@@ -86,12 +86,17 @@ def test_with_the_policy_off_the_same_work_runs_on_the_cluster(client, cluster) 
 
 
 def test_work_larger_than_the_limit_goes_to_the_cluster(client, cluster) -> None:
-    host = numpy.arange(200_000.0).reshape(400, 500)
-    before = tasks_run(cluster)
-    with dnp.config.set(client_work_bytes="100 kB"):  # the array is 1.6 MB
-        total = float((dnp.array(host) * 2).sum())
-    assert total == float((host * 2).sum())
-    assert tasks_run(cluster) > before
+    vector = numpy.arange(1000.0)
+    with dnp.config.set(client_work_bytes="100 kB"):
+        before = tasks_run(cluster)
+        total = float((dnp.ones((400, 500)) * 2).sum())  # made from nothing: 1.6 MB
+        assert total == 400_000.0
+        assert tasks_run(cluster) > before
+        before = tasks_run(cluster)
+        ours = dnp.array(vector)
+        outer = float(dnp.outer(ours, ours).sum())  # 8 MB made from 8 kB read
+        assert outer == float(numpy.outer(vector, vector).sum())
+        assert tasks_run(cluster) > before
 
 
 def test_an_input_held_by_the_cluster_sends_the_work_there(client, cluster) -> None:
@@ -166,9 +171,12 @@ def test_data_already_here_stays_while_the_work_makes_small_arrays(client, clust
         ours = conjugate_gradient(dnp, a, b)
         assert tasks_run(cluster) == before
         assert_eq(ours, conjugate_gradient(numpy, a, b), rtol=1e-12, atol=1e-12)
-        doubled = float((dnp.array(a) * 2.0).sum())  # makes a 1.3 MB array
-        assert tasks_run(cluster) > before
+        doubled = float((dnp.array(a) * 2.0).sum())  # no larger than the data it reads
+        assert tasks_run(cluster) == before
         assert doubled == pytest.approx(float((a * 2.0).sum()), rel=1e-12)
+        outer = float(dnp.outer(dnp.array(b), dnp.array(b)).sum())  # 1.3 MB from 3.2 kB
+        assert tasks_run(cluster) > before
+        assert outer == pytest.approx(float(numpy.outer(b, b).sum()), rel=1e-12)
     with dnp.config.set(client_work_bytes="100 kB", client_data_bytes="1 MB"):
         before = tasks_run(cluster)
         conjugate_gradient(dnp, a, b)  # the matrix is more data than may stay here
