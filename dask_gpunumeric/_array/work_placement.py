@@ -26,8 +26,9 @@ larger than that or than the largest array read here: work that makes large arra
 stencil's grid from ``np.zeros``, 1e8 random draws) goes to the cluster, which makes them
 in parallel where they stay. One input held by the cluster (a persisted or
 scattered array) sends the whole computation there (its client-held inputs are
-scattered to their owners: ``_lowering/host_blocks.py``). ``client-work-bytes: 0`` turns
-the policy off. Lowering is the same either way (chunks, and so random
+scattered to their owners: ``_lowering/host_blocks.py``); so does a node built under
+``dask.annotate`` (``resources={"GPU": 1}``, ``workers=``...): the user placed that work.
+``client-work-bytes: 0`` turns the policy off. Lowering is the same either way (chunks, and so random
 values, do not depend on where a computation runs); only the scheduler differs.
 
 The crossover (``python -m benchmarks.small_work``) and the table of decisions are in
@@ -80,6 +81,8 @@ def kept_here(exprs: list[Expr], backend: ChunkBackend) -> bool:
         seen.add(node.number)
         size = math.prod(node.shape) * node.dtype.itemsize
         if isinstance(node, DaskData) and execution.held_by_cluster(node.array):
+            return False
+        if node.annotations:  # built under dask.annotate: the user placed it
             return False
         known = in_process.remembered(node)
         if known is not None or isinstance(node, HELD_HERE):

@@ -181,3 +181,15 @@ def test_data_already_here_stays_while_the_work_makes_small_arrays(client, clust
         before = tasks_run(cluster)
         conjugate_gradient(dnp, a, b)  # the matrix is more data than may stay here
         assert tasks_run(cluster) > before
+
+
+def test_work_built_under_dask_annotate_goes_where_the_annotations_say(client, cluster) -> None:
+    import dask
+
+    host = numpy.arange(20_000.0)  # above min-chunk-elements: not a tiny in-process value
+    x = dnp.array(host)
+    before = tasks_run(cluster)
+    with dask.annotate(priority=5):
+        y = x * 2 + 1
+    assert_eq(y, host * 2 + 1)
+    assert tasks_run(cluster) > before  # small, but placed by the user: on the cluster
