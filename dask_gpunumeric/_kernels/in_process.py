@@ -20,6 +20,7 @@ login node's client need not.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import weakref
@@ -38,7 +39,7 @@ from .._ir.random import RandomDraw
 from .._ir.reductions import Reduction
 from .._runtime import config
 from .._runtime.partitioning import default_chunks
-from . import creation
+from . import boxes, creation
 from .elementwise import elementwise
 
 # A bound on the nodes looked at per evaluation: only small trees built by one call are
@@ -288,59 +289,54 @@ def _reduction(node: Reduction, inputs: list[Any], backend: ChunkBackend) -> Any
     axis: Any = node.axis
     if node.kind in _ONE_AXIS and axis is not None:
         axis = axis[0]
-    result = backend.as_chunk(
-        function(inputs[0], axis=axis, keepdims=node.keepdims, **dict(node.params))
+    return _of_dtype(
+        node,
+        backend.as_chunk(
+            function(inputs[0], axis=axis, keepdims=node.keepdims, **dict(node.params))
+        ),
     )
-    return result if result.dtype == node.dtype else result.astype(node.dtype)
 
 
 _ONE_AXIS = ("argmax", "argmin", "nanargmax", "nanargmin")
 
 
 def _matmul(node: Matmul, inputs: list[Any], backend: ChunkBackend) -> Any:
-    result = backend.as_chunk(numpy.matmul(*inputs))
-    return result if result.dtype == node.dtype else result.astype(node.dtype)
+    return _of_dtype(node, backend.as_chunk(numpy.matmul(*inputs)))
 
 
 def _tensordot(node: Tensordot, inputs: list[Any], backend: ChunkBackend) -> Any:
     left, right = inputs
-    result = backend.as_chunk(numpy.tensordot(left, right, axes=(node.left_axes, node.right_axes)))
-    return result if result.dtype == node.dtype else result.astype(node.dtype)
+    axes = (node.left_axes, node.right_axes)
+    return _of_dtype(node, backend.as_chunk(numpy.tensordot(left, right, axes=axes)))
+
+
+def _of_dtype(node: Expr, chunk: Any) -> Any:
+    """``chunk`` cast to ``node``'s dtype (NumPy's result type, probed at the call)."""
+    return chunk if chunk.dtype == node.dtype else chunk.astype(node.dtype)
 
 
 def _random_draw(node: RandomDraw, inputs: list[Any], backend: ChunkBackend) -> Any:
     """The draw block by block, in the chunks the cluster would draw it in (its values
     depend on them), put together."""
+    draw = functools.partial(
+        creation.random_block,
+        backend,
+        node.dtype,
+        node.method,
+        node.arguments,
+        node.keywords,
+        node.entropy,
+        node.stream,
+    )
     chunks = node.chunks or default_chunks(node.shape)
     if node.method == "permutation" or max(map(len, chunks), default=1) <= 1:
-        return creation.random_block(
-            backend,
-            node.dtype,
-            node.method,
-            node.arguments,
-            node.keywords,
-            node.entropy,
-            node.stream,
-            node.shape,
-            _origin(node),
-        )
+        return draw(node.shape, _origin(node))
     result = backend.empty_block(node.shape, node.dtype)
-    offsets = [tuple(itertools.accumulate((0,) + c[:-1])) for c in chunks]
+    edges = boxes.boundaries(chunks)
     for index in itertools.product(*map(range, map(len, chunks))):
-        shape = tuple(c[i] for c, i in zip(chunks, index, strict=True))
-        offset = tuple(o[i] for o, i in zip(offsets, index, strict=True))
-        region = tuple(slice(o, o + n) for o, n in zip(offset, shape, strict=True))
-        result[region] = creation.random_block(
-            backend,
-            node.dtype,
-            node.method,
-            node.arguments,
-            node.keywords,
-            node.entropy,
-            node.stream,
-            shape,
-            offset,
-        )
+        box = boxes.block_box(edges, index)
+        region = tuple(slice(low, high) for low, high in box)
+        result[region] = draw(tuple(high - low for low, high in box), tuple(low for low, _ in box))
     return result
 
 

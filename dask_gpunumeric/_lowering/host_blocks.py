@@ -28,6 +28,7 @@ from dask.base import tokenize
 from dask.highlevelgraph import HighLevelGraph
 
 from .._ir.expr import Expr
+from .._kernels import boxes
 from .._runtime import execution, placement
 
 Chunks = tuple[tuple[int, ...], ...]
@@ -101,12 +102,10 @@ def scattered(
 
 def host_block(host: numpy.ndarray, chunks: Chunks) -> Callable[[Index], numpy.ndarray]:
     """Block ``index`` of ``host`` cut in ``chunks``, as its own contiguous buffer."""
-    offsets = [tuple(itertools.accumulate((0,) + c[:-1])) for c in chunks]
+    edges = boxes.boundaries(chunks)
 
     def block(index: Index) -> numpy.ndarray:
-        region = tuple(
-            slice(o[i], o[i] + c[i]) for o, c, i in zip(offsets, chunks, index, strict=True)
-        )
+        region = tuple(slice(low, high) for low, high in boxes.block_box(edges, index))
         return numpy.ascontiguousarray(host[region])
 
     return block
@@ -115,9 +114,8 @@ def host_block(host: numpy.ndarray, chunks: Chunks) -> Callable[[Index], numpy.n
 def held_values(array: da.Array, chunk_type: type) -> dict[Index, Any] | None:
     """The blocks of ``array`` when it is a table of values already in this process (a
     value persisted on dask's threaded scheduler) of ``chunk_type``; else ``None``."""
-    graph = array.__dask_graph__()
-    layer = getattr(graph, "layers", {}).get(array.name)
-    if layer is None or (hasattr(layer, "is_materialized") and not layer.is_materialized()):
+    layer = execution.own_layer(array)
+    if layer is None:
         return None
     values: dict[Index, Any] = {}
     for key in _keys(array):

@@ -50,15 +50,21 @@ def in_client() -> Iterator[None]:
         _InClient.depth -= 1
 
 
-def held_by_cluster(array: Any) -> bool:
-    """Whether ``array`` (a dask array) is held by a distributed cluster: its own layer is
-    a table of futures (persisted or scattered there). Layers not yet materialized (a
-    user's lazy dask array) are not looked into."""
+def own_layer(array: Any) -> Any:
+    """The table of ``array``'s own keys (a dask array's layer of its name), or ``None``
+    when it is not materialized (a user's lazy dask array is not looked into)."""
     graph = array.__dask_graph__()
     layer = getattr(graph, "layers", {}).get(array.name, graph)
     if hasattr(layer, "is_materialized") and not layer.is_materialized():
-        return False
-    return any(isinstance(value, distributed.Future) for value in layer.values())
+        return None
+    return layer
+
+
+def held_by_cluster(array: Any) -> bool:
+    """Whether ``array`` (a dask array) is held by a distributed cluster: its own layer is
+    a table of futures (persisted or scattered there)."""
+    layer = own_layer(array)
+    return layer is not None and any(isinstance(v, distributed.Future) for v in layer.values())
 
 
 def scatter_to(
