@@ -34,6 +34,7 @@ from .distributed_internals import client_lock_held, forget_cluster_processes
 from .scheduler_loss import lost_error
 from .scheduler_process import with_scheduler_process
 from .security import cluster_security, tls_enabled
+from .send_interval import apply_send_interval, configured_interval
 
 # Thread pools of numerical libraries read these when they load; a worker gets as many
 # threads as it has task threads, so workers together never oversubscribe the cores.
@@ -208,11 +209,13 @@ def client_for_computation() -> distributed.Client:
         return client
     if _Embedded.client is None or _Embedded.client.status != "running":
         _discard_lost_embedded()
+        send_interval = configured_interval()  # a bad value fails before anything starts
         _Embedded.cluster = start_local_cluster(local_cluster_spec())
         with dask.config.set(EMBEDDED_DISTRIBUTED_CONFIG):  # its comms' logs, too
             _Embedded.client = distributed.Client(
                 _Embedded.cluster, set_as_default=True, security=cluster_security()
             )
+            apply_send_interval(_Embedded.client, send_interval)
     return _Embedded.client
 
 

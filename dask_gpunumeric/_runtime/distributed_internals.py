@@ -26,6 +26,7 @@ distributed": 2026.8.0 when this was written).
 | ``dask.array.reductions._nanargmax``, ``_nanargmin`` | per-chunk NaN-skipping index functions that survive all-NaN chunks (``nanargmax_chunk``, ``nanargmin_chunk``: ``_lowering/reductions.py``) | 2024.1.0 | copy them here (five lines each: ``chunk.nanarg*`` with NaN replaced by -inf/inf on ``ValueError``) |
 | ``dask.array.backends._numel_arraylike``, ``_nannumel`` | the simulated device's ``numel``/``nannumel`` dispatch, as dask registers CuPy's (``numel_like``, ``nannumel_like``: ``_backends/simulated_device.py``) | 2024.1.0 | copy them here (``_nannumel`` is one line; ``_numel_arraylike`` calls ``_numel``, about 25 lines) |
 | ``Client._refcount_lock`` (a ``threading.RLock``), ``_thread.RLock._is_owned`` | whether this thread is inside ``Client.submit``/``map``, which hold that lock while they pickle the arguments: an array pickled there is refused, since computing its value would wait for the loop thread, which waits for the lock (``client_lock_held``: ``cluster``) | 2024.1.0 | ``client_lock_held`` returns False: ``client.submit(f, a)`` hangs again instead of raising at once |
+| ``Client.scheduler_comm``, ``Scheduler.stream_comms``, ``Scheduler.client_comms``, ``Worker.batched_stream`` (``BatchedSend`` objects), ``BatchedSend.interval`` | the embedded cluster's messages leave at once instead of waiting up to 10 ms (client), 5 ms (scheduler to worker) and 2 ms (worker, scheduler to client) to be batched (``set_send_interval``, ``scheduler_send_streams``, ``worker_send_stream``, ``client_send_stream``: ``send_interval``) | 2024.1.0 | the streams keep distributed's intervals: a check on the embedded cluster costs a round trip of about 10 ms instead of 3 ms (``benchmarks/suite/check_overhead.py``) |
 | ``dask.array.Array._meta`` | the chunk type of a dask array, kept when an array is rebuilt over new keys (``meta_of``: ``lineage``; see the note below) | 2024.1.0 | ``dask.array.utils.meta_from_array(array)`` (public; rebuilds an empty meta of the same type) |
 
 ``_meta`` is dask's metadata attribute: not in ``dask.array.Array``'s documented attributes,
@@ -88,6 +89,11 @@ INTERNALS = (
     Internal("dask.array.Array", "_meta"),
     Internal("distributed.Client", "_refcount_lock"),
     Internal("_thread.RLock", "_is_owned"),
+    Internal("distributed.Client", "scheduler_comm"),
+    Internal("distributed.Scheduler", "stream_comms"),
+    Internal("distributed.Scheduler", "client_comms"),
+    Internal("distributed.Worker", "batched_stream"),
+    Internal("distributed.batched.BatchedSend", "interval"),
 )
 
 # --- the client registry (client_lookup) ---------------------------------------------
@@ -225,6 +231,31 @@ def forget_cluster_processes(cluster: Any) -> None:
     cluster.worker_spec.clear()
     cluster.workers.clear()
     cluster.shutdown_scheduler = False
+
+
+# --- batched sends (send_interval) ------------------------------------------------------
+
+
+def client_send_stream(client: distributed.Client) -> Any:
+    """The batched stream ``client`` sends the scheduler its graphs and releases on."""
+    return client.scheduler_comm
+
+
+def scheduler_send_streams(scheduler: Any) -> list[Any]:
+    """The scheduler's batched streams to its workers and to its clients."""
+    return [*scheduler.stream_comms.values(), *scheduler.client_comms.values()]
+
+
+def worker_send_stream(worker: Any) -> Any:
+    """The batched stream ``worker`` reports to the scheduler on."""
+    return worker.batched_stream
+
+
+def set_send_interval(stream: Any, seconds: float) -> None:
+    """``stream`` (a ``BatchedSend``) waits at most ``seconds`` after a send before the
+    next (0: a message leaves as soon as the previous write is done)."""
+    if stream is not None and hasattr(stream, "interval"):
+        stream.interval = seconds
 
 
 # --- dask.array (lowering, backends) ---------------------------------------------------
