@@ -350,14 +350,16 @@ _kernel_table: dict[type, Kernel] = {
     leaves.Linspace: _linspace,
     leaves.Eye: _eye,
     leaves.HostData: lambda node, inputs, backend: backend.from_host(node.data),
+    # Products of tiny arrays, when built, as NumPy computes them (a solver's ``r @ r``
+    # is then a value, not a node every later operation on it walks again).
+    Matmul: _matmul,
+    Tensordot: _tensordot,
 }
-# A materialization kept here by the small-work policy also reduces, multiplies and draws
-# (a tiny array's reduction stays lazy when built: its errors and warnings come from the
-# probes at the call, and its value when materialized).
+# A materialization kept here by the small-work policy also reduces and draws (a tiny
+# array's reduction stays lazy when built: its errors and warnings come from the probes
+# at the call, and its value when materialized).
 _materialization_table: dict[type, Kernel] = {
     **_kernel_table,
     Reduction: _reduction,
-    Matmul: _matmul,
-    Tensordot: _tensordot,
     RandomDraw: _random_draw,
 }

@@ -7,7 +7,8 @@ default clients each time: 20-40% of the cost a tiny ``x += 2 * y`` adds on a cl
 (``as_current``: a context variable, read every time), is set as default (distributed's
 registry counter grows), leaves the registry (closed or collected: its size shrinks) or
 is closed (its status): ``default_client`` keeps the last answer, weakly, with those
-marks. These are distributed's module globals, read through ``distributed_internals``;
+marks; "no client" too, the answer of every operation of a script before any cluster
+starts (or without one: the small-work policy keeps such work in the client). These are distributed's module globals, read through ``distributed_internals``;
 without them it asks ``distributed.default_client()`` every time.
 """
 
@@ -36,9 +37,12 @@ def default_client() -> distributed.Client | None:
     if current:
         return current
     marks = internals.default_client_marks()
-    client = _Last.client() if _Last.client is not None and marks == _Last.marks else None
-    if client is not None and client.status != "closed":
-        return client
+    if marks == _Last.marks:
+        if _Last.client is None:  # no client then, and none set as default since
+            return None
+        client = _Last.client()
+        if client is not None and client.status != "closed":
+            return client
     client = _asked()
     _Last.client = None if client is None else weakref.ref(client)
     # Asking may drop closed clients from the registry: the marks are read after it.

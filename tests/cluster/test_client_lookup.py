@@ -63,3 +63,21 @@ def test_the_last_answer_is_held_weakly(scheduler, backend: str) -> None:
     gc.collect()
     assert collected() is None  # nothing of ours kept it
     assert default_client() is None and agrees()
+
+
+def test_no_client_is_an_answer_kept_until_one_is_made_or_made_current(
+    scheduler, backend: str
+) -> None:
+    if backend != "numpy":
+        pytest.skip("clients do not depend on the chunk backend")
+    assert default_client() is None and agrees()  # asked, then kept
+    aside = distributed.Client(scheduler, set_as_default=False)
+    assert default_client() is None and agrees()
+    with aside.as_current():
+        assert default_client() is aside and agrees()
+    assert default_client() is None and agrees()
+    made = distributed.Client(scheduler)
+    assert default_client() is made and agrees()
+    made.close()
+    aside.close()
+    assert default_client() is None and agrees()
