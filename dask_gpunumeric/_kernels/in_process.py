@@ -125,10 +125,15 @@ def remembered(node: Expr) -> leaves.ChunkValue | None:
     return _Remembered.values.get(node)
 
 
-# More than EAGER_NODES nodes to compute, making more than EAGER_BYTES together, say the
-# work is a loop's body over and over on large arrays (a stencil's iterations), which
-# fusion and halo exchange on dask's threads do better; many nodes on small arrays (a
-# solver's iterate, x + alpha * p forty times over) are computed eagerly still.
+# More than EAGER_NODES nodes to compute, making more than EAGER_BYTES together, on an
+# array of several blocks, say the work is a loop's body over and over on large arrays
+# (a stencil's iterations), which fusion and halo exchange on dask's threads do better;
+# many nodes on small arrays (a solver's iterate, x + alpha * p forty times over) are
+# computed eagerly still. So are many nodes on arrays of one block (fewer than twice
+# gpunumeric.min-chunk-elements): threads have nothing to split there, and a graph, its
+# passes and its lowering cost more than NumPy's passes over a block that fits in cache
+# (an automatic persist of 96 nodes on 300 x 300 arrays: 29 ms on threads, about 5 ms
+# eagerly; the Laplacian CG of benchmarks/suite/workloads/user_programs.py).
 EAGER_NODES = 32
 EAGER_BYTES = 16 * 2**20
 _MAX_EAGER_NODES = 4096
@@ -139,7 +144,8 @@ def _plan(expr: Expr, backend: ChunkBackend) -> tuple[list[Expr], dict[int, int]
     consumers; ``None`` when one cannot be evaluated here (see ``evaluate_here``)."""
     order: list[Expr] = []
     consumers: dict[int, int] = {}
-    computed = computed_bytes = 0
+    computed = computed_bytes = largest = 0
+    split = 2 * config.get("min-chunk-elements")  # an array this large has several blocks
     as_leaf: set[int] = set()  # values known: their children are not needed
     stack: list[tuple[Expr, bool]] = [(expr, False)]
     while stack:
@@ -162,8 +168,10 @@ def _plan(expr: Expr, backend: ChunkBackend) -> tuple[list[Expr], dict[int, int]
         if type(node) not in _materialization_table or _partitioned_by_user(node):
             return None
         computed += 1
-        computed_bytes += math.prod(node.shape) * node.dtype.itemsize
-        if computed > EAGER_NODES and computed_bytes > EAGER_BYTES:
+        size = math.prod(node.shape)
+        computed_bytes += size * node.dtype.itemsize
+        largest = max(largest, size)
+        if computed > EAGER_NODES and computed_bytes > EAGER_BYTES and largest >= split:
             return None
         stack.append((node, True))
         stack.extend((child, False) for child in node.children)

@@ -112,19 +112,29 @@ def test_loop_bodies_and_large_work_are_lowered(
 ) -> None:
     from dask_gpunumeric._kernels import in_process
 
-    # A loop's body on large arrays (here: more than 32 nodes making more than 1 kB)
+    # A loop's body on large arrays (here: more than 32 nodes making more than 1 kB, on
+    # arrays of several blocks: 66 x 66 is at least twice min-chunk-elements)
     monkeypatch.setattr(in_process, "EAGER_BYTES", 1024)
     host = numpy.zeros((66, 66))
-    grid = dnp.array(host)
-    for values in (host, grid):
-        values[0, :] = 40.0
-        for _ in range(10):
-            values[1:-1, 1:-1] = 0.25 * (
-                values[:-2, 1:-1] + values[2:, 1:-1] + values[1:-1, :-2] + values[1:-1, 2:]
-            )
-    assert_eq(grid, host)
+    with dnp.config.set(min_chunk_elements=1024):
+        grid = dnp.array(host)
+        for values in (host, grid):
+            values[0, :] = 40.0
+            for _ in range(10):
+                values[1:-1, 1:-1] = 0.25 * (
+                    values[:-2, 1:-1] + values[2:, 1:-1] + values[1:-1, :-2] + values[1:-1, 2:]
+                )
+        assert_eq(grid, host)
     assert computations  # too many nodes for the eager path: dask, fused
     computations.clear()
+    one_block = dnp.array(numpy.zeros((66, 66)))  # one block: threads would have no split
+    one_block[0, :] = 40.0
+    for _ in range(10):
+        one_block[1:-1, 1:-1] = 0.25 * (
+            one_block[:-2, 1:-1] + one_block[2:, 1:-1] + one_block[1:-1, :-2] + one_block[1:-1, 2:]
+        )
+    assert_eq(one_block, host)
+    assert computations == []  # the same many nodes, computed eagerly
     monkeypatch.setattr(in_process, "EAGER_BYTES", 16 * 2**20)
     again = dnp.array(host)
     for _ in range(10):  # the same loop on a small grid makes little: eager
