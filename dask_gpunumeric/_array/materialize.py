@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -9,11 +10,14 @@ import dask
 import numpy
 
 from .._backends import get_backend
+from .._backends.base import ChunkBackend
 from .._ir.expr import Expr
 from .._ir.indexing import SetItem, Slice
 from .._ir.leaves import ChunkValue, DaskData
+from .._ir.reductions import Reduction
 from .._kernels.in_process import evaluate_small, remember
 from .._lowering import lower, lower_all
+from .._lowering.reductions import TREE_REDUCED
 from .._runtime import config, execution
 from .._runtime.memory import check_fits_client
 from . import work_placement
@@ -66,8 +70,26 @@ def _compute_expr(expr: Expr) -> numpy.ndarray:
     with work_placement.placed([expr]):
         if stores:
             expr = _persist_with_stores(expr, stores, checkpoint=_Checkpoints.due())
-        (result,) = execution.compute(lower(expr, backend))
+        if _finished_here(expr, backend):
+            result = execution.compute_finishing_here(lower(expr, backend))
+        else:
+            (result,) = execution.compute(lower(expr, backend))
     return numpy.asarray(backend.to_host(result)).reshape(expr.shape)
+
+
+# A reduction's result up to this size is aggregated in the client from its partial
+# results (a check's float(r @ r), a loss printed every few iterations).
+FINISHED_HERE_BYTES = 64 * 2**10
+
+
+def _finished_here(expr: Expr, backend: ChunkBackend) -> bool:
+    """Whether ``expr``'s last step (a tree reduction's aggregate) runs in this process."""
+    return (
+        type(expr) is Reduction
+        and expr.kind in TREE_REDUCED
+        and backend.evaluates_in_client  # the partial results are chunks this process holds
+        and math.prod(expr.shape) * expr.dtype.itemsize <= FINISHED_HERE_BYTES
+    )
 
 
 def _computed_here(expr: Expr) -> ChunkValue | None:

@@ -28,6 +28,15 @@ from .._runtime.distributed_internals import nanargmax_chunk as _nanargmax
 from .._runtime.distributed_internals import nanargmin_chunk as _nanargmin
 from .layers import Lowering
 
+# Kinds lowered to a tree reduction whose last task aggregates small per-block (or
+# per-group) partial results; such a result can be finished in the client
+# (``execution.compute_finishing_here``).
+TREE_REDUCED = frozenset(
+    {"sum", "prod", "min", "max", "mean", "var", "std", "any", "all", "nansum", "nanprod",
+     "nanmin", "nanmax", "nanmean", "nanvar", "nanstd", "argmin", "argmax", "nanargmin",
+     "nanargmax"}
+)  # fmt: skip
+
 
 def lower_reduction(node: Reduction, inputs: list[da.Array], backend: ChunkBackend) -> da.Array:
     (source,) = inputs

@@ -27,6 +27,7 @@ distributed": 2026.8.0 when this was written).
 | ``dask.array.backends._numel_arraylike``, ``_nannumel`` | the simulated device's ``numel``/``nannumel`` dispatch, as dask registers CuPy's (``numel_like``, ``nannumel_like``: ``_backends/simulated_device.py``) | 2024.1.0 | copy them here (``_nannumel`` is one line; ``_numel_arraylike`` calls ``_numel``, about 25 lines) |
 | ``Client._refcount_lock`` (a ``threading.RLock``), ``_thread.RLock._is_owned`` | whether this thread is inside ``Client.submit``/``map``, which hold that lock while they pickle the arguments: an array pickled there is refused, since computing its value would wait for the loop thread, which waits for the lock (``client_lock_held``: ``cluster``) | 2024.1.0 | ``client_lock_held`` returns False: ``client.submit(f, a)`` hangs again instead of raising at once |
 | ``Client.scheduler_comm``, ``Scheduler.stream_comms``, ``Scheduler.client_comms``, ``Worker.batched_stream`` (``BatchedSend`` objects), ``BatchedSend.interval`` | the embedded cluster's messages leave at once instead of waiting up to 10 ms (client), 5 ms (scheduler to worker) and 2 ms (worker, scheduler to client) to be batched (``set_send_interval``, ``scheduler_send_streams``, ``worker_send_stream``, ``client_send_stream``: ``send_interval``) | 2024.1.0 | the streams keep distributed's intervals: a check on the embedded cluster costs a round trip of about 10 ms instead of 3 ms (``benchmarks/suite/check_overhead.py``) |
+| ``dask.base.collections_to_expr`` (undocumented: "users should not be required to interact with this function") | the expression ``dask.compute`` sends a scheduler, optimized, with its layers' annotations (owner placement), for a computation that asks for other keys than the collection's (``collections_expression``: ``execution.compute_finishing_here``) | 2025.1.0 | ``compute_finishing_here`` calls ``execution.compute`` (the aggregate task runs on the cluster: one more scheduling leg per check) |
 | ``dask.array.Array._meta`` | the chunk type of a dask array, kept when an array is rebuilt over new keys (``meta_of``: ``lineage``; see the note below) | 2024.1.0 | ``dask.array.utils.meta_from_array(array)`` (public; rebuilds an empty meta of the same type) |
 
 ``_meta`` is dask's metadata attribute: not in ``dask.array.Array``'s documented attributes,
@@ -41,6 +42,7 @@ from typing import Any, NamedTuple
 
 import dask.array.backends
 import dask.array.reductions
+import dask.base
 import dask.utils
 import distributed
 import distributed.client as client_module
@@ -94,6 +96,7 @@ INTERNALS = (
     Internal("distributed.Scheduler", "client_comms"),
     Internal("distributed.Worker", "batched_stream"),
     Internal("distributed.batched.BatchedSend", "interval"),
+    Internal("dask.base", "collections_to_expr"),
 )
 
 # --- the client registry (client_lookup) ---------------------------------------------
@@ -256,6 +259,15 @@ def set_send_interval(stream: Any, seconds: float) -> None:
     next (0: a message leaves as soon as the previous write is done)."""
     if stream is not None and hasattr(stream, "interval"):
         stream.interval = seconds
+
+
+# --- dask's expressions (execution) ----------------------------------------------------
+
+
+def collections_expression(collection: Any) -> Any:
+    """The expression ``dask.compute`` would send a scheduler for ``collection``: its
+    graph optimized, its layers' annotations kept (``__dask_annotations__``)."""
+    return dask.base.collections_to_expr([collection])
 
 
 # --- dask.array (lowering, backends) ---------------------------------------------------

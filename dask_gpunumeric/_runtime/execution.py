@@ -12,22 +12,27 @@ The last computed collections are kept (``last_computed``) so the launcher's
 from __future__ import annotations
 
 import contextlib
+import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import dask
 import dask.threaded
 import distributed
+import numpy
+from dask.core import flatten, get_dependencies
 
 from . import config, history, lineage
+from . import distributed_internals as internals
 from .cluster import active_client, client_for_computation, in_worker_task
-from .scheduler_loss import check_connected, translated, watched_get
+from .scheduler_loss import check_connected, translated, wait_watched, watched_get
 
 LOCAL_SCHEDULERS = ("threads", "synchronous")
 
 
 class _Last:
     collections: tuple[Any, ...] = ()
+    partial_results: list[distributed.Future] = []
 
 
 class _InClient:
@@ -104,6 +109,56 @@ def compute(*collections: Any) -> tuple[Any, ...]:
             distributed.progress(futures, notebook=False)
             return tuple(client.gather(futures))
         return dask.compute(*collections, scheduler=watched_get(client))
+
+
+def compute_finishing_here(collection: Any) -> Any:
+    """``compute`` of ``collection``, one small block made by a last task from several
+    small results (a tree reduction's aggregate of its per-block partial results), with
+    that last task run here: on a distributed cluster the results it reads are computed
+    there (the graph as ``dask.compute`` sends it, annotations included) and gathered in
+    one round trip, then it runs in this process (its warnings ignored, as a worker's
+    would be). No aggregate task to schedule and no partial result moved between
+    workers: the cluster's part of a convergence check is then about one plain round trip
+    (``benchmarks/suite/check_overhead.py``). Anywhere else, or for a graph not of that
+    shape (no task reading two results or more within the last few steps, several
+    blocks, a progress bar), it is ``compute``."""
+    client = _distributed_client()
+    keys = list(flatten(collection.__dask_keys__()))
+    if client is None or config.get("progress") or len(keys) != 1:
+        return compute(collection)[0]
+    (key,) = keys
+    expression = internals.collections_expression(collection)
+    graph = expression.__dask_graph__()
+    tail, parts = _last_steps(graph, key)
+    if len(parts) < 2:
+        return compute(collection)[0]
+    _Last.collections = (collection,)
+    with translated(client), _seceded_in_worker_task():
+        check_connected(client)
+        futures = client.get(expression, parts, sync=False)  # the scheduler culls to them
+        wait_watched(client, futures)
+        values = client.gather(futures)
+    # Held until the next such computation has asked for its own: a check repeated on
+    # the same arrays asks for the same keys (dask names them by their inputs), and a key
+    # this client released just before asking for it again could be forgotten by the
+    # scheduler in between (distributed then logs "Couldn't gather keys" and recomputes).
+    _Last.partial_results = futures
+    with warnings.catch_warnings(), numpy.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        here = {**dict(zip(parts, values, strict=True)), **{k: graph[k] for k in tail}}
+        return dask.get(here, key)
+
+
+def _last_steps(graph: Any, key: Any, longest: int = 3) -> tuple[list[Any], list[Any]]:
+    """The tasks from ``key`` down to the first that reads several results (at most
+    ``longest`` steps: an alias of a fused key, a cast, a square root of a variance), and
+    the results that one reads."""
+    tail = [key]
+    parts = list(get_dependencies(graph, key))
+    while len(parts) == 1 and len(tail) < longest:
+        tail.append(parts[0])
+        parts = list(get_dependencies(graph, parts[0]))
+    return tail, parts
 
 
 def persist(*collections: Any) -> tuple[Any, ...]:

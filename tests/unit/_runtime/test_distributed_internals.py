@@ -26,7 +26,8 @@ dask/distributed name the package relies on. Two checks keep it so:
    internals that are distinctive enough to spot (``update_data``, ``task_groups``,
    ``computations``, AMM ``policies``, ``SpecCluster``'s ``scheduler_spec``,
    ``worker_spec``, ``shutdown_scheduler``, ``key_split.cache_clear``, ``Client.futures``
-   subscripts) are held to the same rule; generic ones (``Worker.data``) cannot be.
+   subscripts, the batched streams ``stream_comms``, ``client_comms``, ``batched_stream``,
+   ``scheduler_comm``, and ``collections_to_expr``) are held to the same rule; generic ones (``Worker.data``) cannot be.
 2. Every name in ``INTERNALS`` still exists in the installed dask and distributed, and
    the module's docstring table mentions it; every private name the module itself uses
    is listed in ``INTERNALS``.
@@ -67,6 +68,11 @@ UNDOCUMENTED = frozenset(
         "scheduler_spec",
         "worker_spec",
         "shutdown_scheduler",
+        "collections_to_expr",
+        "stream_comms",
+        "client_comms",
+        "batched_stream",
+        "scheduler_comm",
     }
 )
 INTERNAL_PRIVATE_NAMES = frozenset(i.name for i in INTERNALS if i.name.startswith("_"))
