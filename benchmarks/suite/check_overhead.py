@@ -4,7 +4,9 @@ An iterative solver materializes a tiny value every iteration (its convergence t
 on a cluster each such check is a round trip whatever the work. Measured here: the
 median over ``checks`` checks of ``float(x.sum())`` for a persisted ``x`` of
 ``ELEMENTS`` float64 (above ``gpunumeric.min-chunk-elements``, so it is cut in blocks:
-the sum itself is tens of microseconds), on ours with the default configuration
+the sum itself is tens of microseconds), ``x`` one of ``ARRAYS`` arrays in turn, as a
+solver's residual is new at each check (the same array twice in a row would find its
+partial sums still held on the cluster), on ours with the default configuration
 (``ours-default``: wherever the runtime puts it; small work stays in the client, see
 ``gpunumeric.client-work-bytes``), on the embedded cluster for certain
 (``ours-default-cluster``: ``client-work-bytes: 0``, so ``x`` lives on the workers) and
@@ -18,17 +20,20 @@ NumPy's.
 
 from __future__ import annotations
 
+import itertools
 import operator
 import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy
 
 from benchmarks.suite.systems import SCHEDULERS, wait_for
 
 ELEMENTS = 1 << 17
+ARRAYS = 8
 TARGET_S = 3e-3  # issue 16: a check on the embedded cluster under 3 ms
 
 
@@ -76,28 +81,33 @@ def measure_check_overhead(checks: int) -> CheckOverhead:
     the first timed check, in the warm-up)."""
     import dask_gpunumeric
 
-    host = numpy.random.default_rng(7).random(ELEMENTS)
-    expected = float(host.sum())
+    hosts = [numpy.random.default_rng(7 + i).random(ELEMENTS) for i in range(ARRAYS)]
+    expected = [float(host.sum()) for host in hosts]
     times: dict[str, list[float]] = {}
-    values: list[float] = []
+    checked: list[tuple[float, float]] = []  # (value, NumPy's)
 
-    def measure(name: str, check: Callable[[], float]) -> None:
-        times[name], measured = timed(check, checks)
-        values.extend(measured)
+    def measure(name: str, arrays: list[Any]) -> None:
+        turn = itertools.cycle(range(ARRAYS))
+        order: list[int] = []
 
-    measure("numpy", lambda: float(host.sum()))
+        def check() -> float:
+            order.append(next(turn))
+            return float(arrays[order[-1]].sum())
+
+        times[name], values = timed(check, checks)
+        checked.extend(zip(values, (expected[i] for i in order[1:]), strict=True))  # no warm-up
+
+    measure("numpy", hosts)
     for lane, scheduler in SCHEDULERS.items():
         with dask_gpunumeric.config.set(scheduler=scheduler):
-            persisted = wait_for(dask_gpunumeric.array(host).persist())
-            measure(lane, lambda x=persisted: float(x.sum()))
+            measure(lane, [wait_for(dask_gpunumeric.array(h).persist()) for h in hosts])
             if lane == "ours-default":
                 with dask_gpunumeric.config.set(client_work_bytes=0):
-                    on_workers = wait_for(dask_gpunumeric.array(host).persist())
-                    measure("ours-default-cluster", lambda x=on_workers: float(x.sum()))
+                    on_workers = [wait_for(dask_gpunumeric.array(h).persist()) for h in hosts]
+                    measure("ours-default-cluster", on_workers)
                 times["round-trip"] = round_trip(checks)
-                unpersisted = dask_gpunumeric.array(host)
-                measure("ours-default-host", lambda x=unpersisted: float(x.sum()))
-    correct = all(abs(v - expected) <= 1e-12 * abs(expected) for v in values)
+                measure("ours-default-host", [dask_gpunumeric.array(h) for h in hosts])
+    correct = all(abs(v - e) <= 1e-12 * abs(e) for v, e in checked)
     return CheckOverhead(
         checks, ELEMENTS,
         {lane: statistics.median(s) for lane, s in times.items()},
