@@ -43,6 +43,8 @@ EXERCISED_BY = {
     "python -m benchmarks run --gpu": "tests/unit/test_suite_benchmark.py::test_gpu_mode_skips_cleanly_without_a_device",
     # the full family takes minutes: the test runs the same command line at tiny sizes
     "python -m benchmarks run --family user-programs --out /tmp/user/results.json": "tests/cluster/test_suite_default_lane.py::test_user_programs_on_the_embedded_cluster_equal_numpy",
+    "python -m benchmarks run --family user-programs --workloads check-overhead --no-scaling --out /tmp/ab-0.json": "tests/unit/test_suite_benchmark.py::test_a_check_that_differs_from_numpy_fails_the_run",
+    "DASK_GPUNUMERIC__CLUSTER__SEND_INTERVAL=null python -m benchmarks run --family user-programs --workloads check-overhead --no-scaling --out /tmp/ab-null.json": "tests/cluster/test_send_interval.py::test_null_keeps_distributeds_intervals",
     "bash gpu/build-wheelhouse": ".ci/run: GPU check, dry run",
     "bash gpu/check --dry-run": ".ci/run: GPU check, dry run",
     "python -m gpu.report merge first/gpu-results.json second/gpu-results.json --out merged": "tests/unit/test_gpu_report.py::test_the_merge_command_writes_one_report",
