@@ -12,7 +12,6 @@ The last computed collections are kept (``last_computed``) so the launcher's
 from __future__ import annotations
 
 import contextlib
-import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -21,6 +20,7 @@ import dask.threaded
 import distributed
 import numpy
 from dask.core import flatten, get_dependencies
+from dask.utils import key_split
 
 from . import config, history, lineage
 from . import distributed_internals as internals
@@ -116,11 +116,11 @@ def compute_finishing_here(collection: Any) -> Any:
     small results (a tree reduction's aggregate of its per-block partial results), with
     that last task run here: on a distributed cluster the results it reads are computed
     there (the graph as ``dask.compute`` sends it, annotations included) and gathered in
-    one round trip, then it runs in this process (its warnings ignored, as a worker's
-    would be). No aggregate task to schedule and no partial result moved between
+    one round trip, then it runs in this process (its floating-point warnings ignored, as
+    dask's aggregates on a worker give none). No aggregate task to schedule and no partial result moved between
     workers: the cluster's part of a convergence check is then about one plain round trip
     (``benchmarks/suite/check_overhead.py``). Anywhere else, or for a graph not of that
-    shape (no task reading two results or more within the last few steps, several
+    shape (no aggregate reading two results or more within the last few steps, several
     blocks, a progress bar), it is ``compute``."""
     client = _distributed_client()
     keys = list(flatten(collection.__dask_keys__()))
@@ -130,7 +130,7 @@ def compute_finishing_here(collection: Any) -> Any:
     expression = internals.collections_expression(collection)
     graph = expression.__dask_graph__()
     tail, parts = _last_steps(graph, key)
-    if len(parts) < 2:
+    if len(parts) < 2 or "aggregate" not in key_split(tail[-1]):  # only a tree's aggregate
         return compute(collection)[0]
     _Last.collections = (collection,)
     with translated(client), _seceded_in_worker_task():
@@ -142,9 +142,9 @@ def compute_finishing_here(collection: Any) -> Any:
     # the same arrays asks for the same keys (dask names them by their inputs), and a key
     # this client released just before asking for it again could be forgotten by the
     # scheduler in between (distributed then logs "Couldn't gather keys" and recomputes).
-    _Last.partial_results = futures
-    with warnings.catch_warnings(), numpy.errstate(all="ignore"):
-        warnings.simplefilter("ignore")
+    # Not inside a worker's task: the worker's client would hold them past the task.
+    _Last.partial_results = [] if in_worker_task() else futures
+    with numpy.errstate(all="ignore"):  # a worker's floating-point warnings: none either
         here = {**dict(zip(parts, values, strict=True)), **{k: graph[k] for k in tail}}
         return dask.get(here, key)
 

@@ -12,11 +12,13 @@ lanes of ours).
 The embedded cluster's client, scheduler and workers use
 ``gpunumeric.cluster.send-interval`` instead (0 by default: a message leaves as soon as
 the previous write is done, and what arrives meanwhile still leaves together); ``null``
-keeps distributed's. A cluster the user started keeps its own settings.
+keeps distributed's. A cluster the user started keeps its own settings. A client that
+reconnects to the scheduler gets distributed's interval on its new stream.
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import dask.utils
@@ -95,5 +97,14 @@ def apply_send_interval(client: distributed.Client, seconds: float | None) -> No
     if seconds is None:
         return
     set_send_interval(client_send_stream(client), seconds)
-    client.register_plugin(SchedulerSendInterval(seconds))
-    client.register_plugin(WorkerSendInterval(seconds))
+    try:
+        client.register_plugin(SchedulerSendInterval(seconds))
+        client.register_plugin(WorkerSendInterval(seconds))
+    except Exception as error:  # the cluster works without: it only batches its messages
+        warnings.warn(
+            f"the embedded cluster keeps distributed's message batching "
+            f"(gpunumeric.cluster.send-interval could not be applied: "
+            f"{type(error).__name__}: {error}); checks on it cost more round-trip time",
+            RuntimeWarning,
+            stacklevel=2,
+        )

@@ -71,6 +71,17 @@ def test_no_client_is_an_answer_kept_until_one_is_made_or_made_current(
     if backend != "numpy":
         pytest.skip("clients do not depend on the chunk backend")
     assert default_client() is None and agrees()  # asked, then kept
+    asked: list[int] = []
+    ask = distributed.default_client
+
+    def counted(*args: object) -> distributed.Client:
+        asked.append(1)
+        return ask(*args)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(distributed, "default_client", counted)
+        assert [default_client() for _ in range(5)] == [None] * 5
+    assert asked == []  # the kept answer: distributed not asked again
     aside = distributed.Client(scheduler, set_as_default=False)
     assert default_client() is None and agrees()
     with aside.as_current():

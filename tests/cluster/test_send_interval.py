@@ -126,3 +126,18 @@ def test_a_bad_interval_is_refused_with_the_key_named(embedded: None, value: obj
         float((x * 2).sum())
     assert "gpunumeric.cluster.send-interval" in str(error.value)
     assert cluster.embedded_cluster() is None  # nothing left half-started
+
+
+def test_a_cluster_that_refuses_the_plugins_still_computes(
+    embedded: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refused(self: distributed.Client, plugin: object, name: object = None) -> None:
+        raise RuntimeError("plugins are not allowed here")
+
+    monkeypatch.setattr(distributed.Client, "register_plugin", refused)
+    with pytest.warns(RuntimeWarning, match="send-interval could not be applied"):
+        a_check()
+    client = cluster.active_client()
+    assert client is not None
+    assert intervals(client)[2] == {WORKER_DEFAULT}  # the workers keep distributed's
+    a_check()  # and later computations run without a warning

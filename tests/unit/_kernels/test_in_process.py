@@ -56,6 +56,20 @@ def test_in_process_equals_numpy_and_the_task_path(program: Callable[[Any], Any]
     _check_both_paths(program)
 
 
+def _products(np: Any) -> Any:
+    a = np.asarray(numpy.arange(12.0).reshape(3, 4))
+    v = np.asarray(numpy.arange(4.0))
+    k = np.asarray(numpy.arange(5, dtype=numpy.int16))
+    rs = v @ v  # a solver's r @ r: a value at once, read by what follows
+    return np.tensordot(a, a, axes=([1], [1])) + (a @ v)[:, None] * rs + (k @ k)
+
+
+def test_products_of_tiny_arrays_are_computed_when_built() -> None:
+    _check_both_paths(_products)
+    v = dnp.asarray(numpy.arange(4.0))
+    assert _is_in_process(v @ v) and _is_in_process(dnp.tensordot(v, v, axes=1))
+
+
 def test_small_stencil_runs_in_process() -> None:
     _check_both_paths(lambda np: stencil(np, 30, 40))
 
