@@ -180,10 +180,7 @@ def _into_out(ufunc: Any, name: str, result: ndarray, out: Any) -> Any:
 
     target = out[0] if isinstance(out, tuple) and len(out) == 1 else out
     host_outputs.check_output(target)
-    if not numpy.can_cast(result.dtype, target.dtype, "same_kind"):
-        raise numpy._core._exceptions._UFuncOutputCastingError(  # type: ignore[attr-defined]
-            ufunc, "same_kind", result.dtype, target.dtype, 0
-        )
+    host_outputs.check_cast(ufunc, "same_kind", result.dtype, target.dtype)
     if target.shape != result.shape:
         raise ValueError(
             f"{name}: Output operand 0 has shape {target.shape}, the result {result.shape}"

@@ -42,6 +42,15 @@ def check_output(value: Any) -> None:
         raise ValueError("output array is read-only")
 
 
+def check_cast(ufunc: Any, casting: str, result_dtype: Any, out_dtype: Any) -> None:
+    """NumPy's refusal to write ``ufunc``'s result of ``result_dtype`` into an output of
+    ``out_dtype`` under ``casting`` (its own exception type and message)."""
+    if not numpy.can_cast(result_dtype, out_dtype, casting):  # type: ignore[arg-type]
+        raise numpy._core._exceptions._UFuncOutputCastingError(  # type: ignore[attr-defined]
+            ufunc, casting, result_dtype, out_dtype, 0
+        )
+
+
 def stand_in_for(host: numpy.ndarray, keep_values: bool) -> ndarray:
     """One of our arrays of ``host``'s shape and dtype to compute into: with ``host``'s
     values when the write may keep some (``where=``), else empty (nothing is shipped)."""

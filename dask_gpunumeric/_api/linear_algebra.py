@@ -110,10 +110,7 @@ def _matmul_to_out(result: ndarray, out: Any) -> ndarray:
     """``out=`` as the matmul ufunc takes it (NumPy's order: ``same_kind`` casting, then
     the shape); a host array receives the result computed."""
     host_outputs.check_output(out)
-    if not numpy.can_cast(result.dtype, out.dtype, "same_kind"):
-        raise numpy._core._exceptions._UFuncOutputCastingError(  # type: ignore[attr-defined]
-            numpy.matmul, "same_kind", result.dtype, out.dtype, 0
-        )
+    host_outputs.check_cast(numpy.matmul, "same_kind", result.dtype, out.dtype)
     if out.shape != result.shape:
         raise ValueError(
             f"matmul: Output operand 0 has a mismatch in its core dimension, with gufunc "

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy
+from numpy.lib.array_utils import normalize_axis_tuple
 
 from . import host_outputs
 from .broadcasting import broadcast_to
@@ -42,14 +43,6 @@ _WITH_INITIAL = {
     "nanmin": "minimum",
 }
 _MOMENTS = frozenset({"mean", "var", "std", "nanmean", "nanvar", "nanstd"})
-
-
-def is_given(initial: Any = _NoValue, where: Any = _NoValue) -> bool:
-    """True when the call needs this module (``where=True`` and ``initial=None`` are
-    NumPy's "not given")."""
-    return (initial is not _NoValue and initial is not None) or not (
-        where is _NoValue or where is True
-    )
 
 
 def reduce_masked(
@@ -100,13 +93,8 @@ def _probe(
 ) -> numpy.ndarray:
     """NumPy's own call on one-element stand-ins: its result dtype, or its exception."""
     stand_in = numpy.ones((1,) * array.ndim, dtype=array.dtype)
-    kwargs = dict(given, axis=axis, keepdims=keepdims)
-    if mask is not None:
-        kwargs["where"] = numpy.ones((1,) * mask.ndim, dtype=mask.dtype)
-    if out is not None:
-        kwargs["out"] = out
-    with numpy.errstate(all="ignore"):
-        return numpy.asarray(getattr(numpy, kind)(stand_in, **kwargs))
+    where = None if mask is None else numpy.ones((1,) * mask.ndim, dtype=mask.dtype)
+    return numpy.asarray(_numpys(kind, stand_in, where, axis, keepdims, given, out))
 
 
 def _check_mask_shape(mask_shape: tuple[int, ...], shape: tuple[int, ...]) -> None:
@@ -131,11 +119,27 @@ def _on_empty(
 ) -> numpy.ndarray:
     """NumPy's answer on zero-memory stand-ins: an empty array's values do not matter."""
     stand_in = numpy.broadcast_to(numpy.zeros((), dtype=array.dtype), array.shape)
+    where = None if mask is None else numpy.broadcast_to(numpy.True_, mask.shape)
+    return numpy.array(_numpys(kind, stand_in, where, axis, keepdims, given))
+
+
+def _numpys(
+    kind: str,
+    stand_in: numpy.ndarray,
+    where: numpy.ndarray | None,
+    axis: Any,
+    keepdims: bool,
+    given: dict[str, Any],
+    out: Any = None,
+) -> Any:
+    """``numpy.<kind>`` on stand-ins, with ``where=``/``out=`` where given."""
     kwargs = dict(given, axis=axis, keepdims=keepdims)
-    if mask is not None:
-        kwargs["where"] = numpy.broadcast_to(numpy.True_, mask.shape)
+    if where is not None:
+        kwargs["where"] = where
+    if out is not None:
+        kwargs["out"] = out
     with numpy.errstate(all="ignore"):
-        return numpy.array(getattr(numpy, kind)(stand_in, **kwargs))
+        return getattr(numpy, kind)(stand_in, **kwargs)
 
 
 def _initial_value(kind: str, array: ndarray, given: dict[str, Any]) -> Any:
@@ -170,6 +174,15 @@ def _fold(
         combine = ufuncs[_WITH_INITIAL[kind]]
         result = combine(result, numpy.asarray(initial).astype(result.dtype)[()])
     return result
+
+
+def _reduced_shape(shape: tuple[int, ...], axis: Any, keepdims: bool) -> tuple[int, ...]:
+    """The shape of a reduction of an array of ``shape`` over ``axis`` (checked by the
+    probe already)."""
+    axes = range(len(shape)) if axis is None else normalize_axis_tuple(axis, len(shape))
+    if keepdims:
+        return tuple(1 if i in axes else n for i, n in enumerate(shape))
+    return tuple(n for i, n in enumerate(shape) if i not in axes)
 
 
 def _sum_dtype(array: ndarray, dtype: Any) -> numpy.dtype:
@@ -208,12 +221,14 @@ def _moment(
             "use .compute() and numpy for it"
         )
     zero = numpy.zeros((), dtype=array.dtype)[()]
-    count = _reduce("sum", keep, axis, None, keepdims, dtype=numpy.intp)
-    total = _reduce("sum", where_(keep, array, zero), axis, None, keepdims, dtype=sum_dtype)
-    if plain == "mean":
-        return ufuncs["divide"](total, count).astype(result_dtype)
+    # Reduced once, the axes kept (the deviations broadcast against them), then shaped as
+    # asked for the result.
     kept_count = _reduce("sum", keep, axis, None, True, dtype=numpy.intp)
     kept_total = _reduce("sum", where_(keep, array, zero), axis, None, True, dtype=sum_dtype)
+    shape = _reduced_shape(array.shape, axis, keepdims)
+    count = kept_count.reshape(shape)
+    if plain == "mean":
+        return ufuncs["divide"](kept_total.reshape(shape), count).astype(result_dtype)
     deviation = ufuncs["subtract"](array, ufuncs["divide"](kept_total, kept_count))
     if deviation.dtype.kind == "c":
         squares = ufuncs["multiply"](deviation, ufuncs["conjugate"](deviation)).real

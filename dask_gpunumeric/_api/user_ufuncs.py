@@ -75,11 +75,8 @@ def _write_user_result(ufunc: Any, node: ChunkwiseCall, out: Any, where: Any, ca
     target = out[0] if isinstance(out, tuple) and len(out) == 1 else out
     host_outputs.check_output(target)
     _check_where(where)
-    castable = target is None or numpy.can_cast(node.dtype, target.dtype, casting)  # type: ignore[arg-type]
-    if not castable:
-        raise numpy._core._exceptions._UFuncOutputCastingError(  # type: ignore[attr-defined]
-            ufunc, casting, node.dtype, target.dtype, 0
-        )
+    if target is not None:
+        host_outputs.check_cast(ufunc, casting, node.dtype, target.dtype)
     if not host_outputs.is_host_output(target):
         return _write_output(ufunc, node, target, where, casting)
     stand_in = host_outputs.stand_in_for(target, keep_values=where is not True)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy
 
 from .._ir.expr import Expr
+from .._ir.leaves import HostData
 from .._runtime.cluster import inside_client_call
 from .._runtime.memory import check_fits_cluster
 from . import indexing, views
@@ -142,8 +143,6 @@ class ArrayHandle(DaskCollectionMixin):
         """The elements, computed a piece at a time; a write to the array (its store's
         version changes) makes the rest be computed again, so the loop sees it as NumPy's
         would."""
-        from .._ir.leaves import HostData
-
         step = max(1, _ITERATION_BYTES // max(1, self.itemsize))
         start, length = 0, self.shape[0]
         while start < length:

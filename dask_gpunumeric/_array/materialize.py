@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -11,6 +10,7 @@ import numpy
 
 from .._backends import get_backend
 from .._backends.base import ChunkBackend
+from .._ir.array_size import nbytes_of
 from .._ir.expr import Expr
 from .._ir.indexing import SetItem, Slice
 from .._ir.leaves import ChunkValue, DaskData
@@ -88,7 +88,7 @@ def _finished_here(expr: Expr, backend: ChunkBackend) -> bool:
         type(expr) is Reduction
         and expr.kind in TREE_REDUCED
         and backend.evaluates_in_client  # the partial results are chunks this process holds
-        and math.prod(expr.shape) * expr.dtype.itemsize <= FINISHED_HERE_BYTES
+        and nbytes_of(expr.shape, expr.dtype) <= FINISHED_HERE_BYTES
     )
 
 

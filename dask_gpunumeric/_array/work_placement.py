@@ -1,8 +1,8 @@
 """Where a materialization runs: the small-work policy.
 
-On a cluster every computation costs at least one scheduler round trip (10-20 ms on the
-embedded cluster of a 2-core machine, more under load), and even dask's threads cost a
-few milliseconds per computation, while NumPy needs about a millisecond for a
+On a cluster every computation costs at least one scheduler round trip (about 3 ms on
+the embedded cluster of a 2-core machine, more under load), and even dask's threads cost
+a few milliseconds per computation, while NumPy needs about a millisecond for a
 matrix-vector product of 8 MB. So a computation whose inputs all live in this process
 (host data from ``np.array(host)``, values computed here before, creation routines and
 random draws, which live nowhere yet) and whose arrays are small stays here:
@@ -38,7 +38,6 @@ The crossover (``python -m benchmarks.small_work``) and the table of decisions a
 from __future__ import annotations
 
 import contextlib
-import math
 from collections.abc import Iterator
 from typing import Any
 
@@ -46,6 +45,7 @@ from dask.utils import parse_bytes
 
 from .._backends import get_backend
 from .._backends.base import ChunkBackend
+from .._ir.array_size import nbytes_of
 from .._ir.expr import Expr
 from .._ir.leaves import ChunkValue, DaskData, HostData, Leaf
 from .._kernels import in_process
@@ -79,7 +79,7 @@ def kept_here(exprs: list[Expr], backend: ChunkBackend) -> bool:
         if node.number in seen:
             continue
         seen.add(node.number)
-        size = math.prod(node.shape) * node.dtype.itemsize
+        size = nbytes_of(node.shape, node.dtype)
         if isinstance(node, DaskData) and execution.held_by_cluster(node.array):
             return False
         if node.annotations:  # built under dask.annotate: the user placed it

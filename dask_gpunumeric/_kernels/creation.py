@@ -4,11 +4,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from .._backends.base import ChunkBackend
+
+if TYPE_CHECKING:
+    from .._ir.random import RandomDraw
 
 
 def fill(
@@ -140,6 +145,21 @@ def eye(
     rows = xp.arange(offset[0], offset[0] + shape[0]).reshape(-1, 1)
     columns = xp.arange(offset[1], offset[1] + shape[1]).reshape(1, -1)
     return (columns - rows == k).astype(dtype)
+
+
+def draw_function(backend: ChunkBackend, node: RandomDraw) -> Callable[..., Any]:
+    """``random_block`` bound to ``node``'s draw: called with a block's shape and offset
+    (the lowering's per-block tasks and the client's eager evaluation alike)."""
+    return functools.partial(
+        random_block,
+        backend,
+        node.dtype,
+        node.method,
+        node.arguments,
+        node.keywords,
+        node.entropy,
+        node.stream,
+    )
 
 
 def random_block(

@@ -20,7 +20,6 @@ login node's client need not.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 import weakref
@@ -80,8 +79,9 @@ def evaluate_here(
     task, no thread pool), and the values of the nodes numbered in ``keep`` that were
     computed on the way; ``None`` (nothing computed) unless every node is of a kind
     evaluated here, and there are few of them or they make little (``EAGER_NODES``,
-    ``EAGER_BYTES``; the caller decided the sizes: ``_array/work_placement.py``). Each value is dropped once its last consumer has run (as
-    NumPy's temporaries are), unless kept."""
+    ``EAGER_BYTES``; the caller decided the sizes: ``_array/work_placement.py``). Each
+    value is dropped once its last consumer has run (as NumPy's temporaries are), unless
+    kept."""
     if not config.get("in-process-evaluation") or not backend.evaluates_in_client:
         return None
     plan = _plan(expr, backend)
@@ -132,8 +132,9 @@ def remembered(node: Expr) -> leaves.ChunkValue | None:
 # computed eagerly still. So are many nodes on arrays of one block (fewer than twice
 # gpunumeric.min-chunk-elements): threads have nothing to split there, and a graph, its
 # passes and its lowering cost more than NumPy's passes over a block that fits in cache
-# (an automatic persist of 96 nodes on 300 x 300 arrays: 29 ms on threads, about 5 ms
-# eagerly; the Laplacian CG of benchmarks/suite/workloads/user_programs.py).
+# (the Laplacian CG of benchmarks/suite/workloads/user_programs.py, whose automatic
+# persists are such work: 1.73 s -> 1.16 s in `python -m benchmarks run --family
+# user-programs`, docs/performance.md).
 EAGER_NODES = 32
 EAGER_BYTES = 16 * 2**20
 _MAX_EAGER_NODES = 4096
@@ -291,9 +292,7 @@ def _eye(node: leaves.Eye, inputs: list[Any], backend: ChunkBackend) -> Any:
 def _reduction(node: Reduction, inputs: list[Any], backend: ChunkBackend) -> Any:
     """NumPy's (CuPy's) own reduction of the one chunk: NumPy's result, as dask's tree
     reduction of several blocks is only up to rounding."""
-    function = getattr(numpy, node.kind, None)
-    if function is None:
-        raise _UnevaluableError
+    function = getattr(numpy, node.kind)  # a Reduction's kind is NumPy's function name
     axis: Any = node.axis
     if node.kind in _ONE_AXIS and axis is not None:
         axis = axis[0]
@@ -326,16 +325,7 @@ def _of_dtype(node: Expr, chunk: Any) -> Any:
 def _random_draw(node: RandomDraw, inputs: list[Any], backend: ChunkBackend) -> Any:
     """The draw block by block, in the chunks the cluster would draw it in (its values
     depend on them), put together."""
-    draw = functools.partial(
-        creation.random_block,
-        backend,
-        node.dtype,
-        node.method,
-        node.arguments,
-        node.keywords,
-        node.entropy,
-        node.stream,
-    )
+    draw = creation.draw_function(backend, node)
     chunks = node.chunks or default_chunks(node.shape)
     if node.method == "permutation" or max(map(len, chunks), default=1) <= 1:
         return draw(node.shape, _origin(node))
@@ -343,8 +333,7 @@ def _random_draw(node: RandomDraw, inputs: list[Any], backend: ChunkBackend) -> 
     edges = boxes.boundaries(chunks)
     for index in itertools.product(*map(range, map(len, chunks))):
         box = boxes.block_box(edges, index)
-        region = tuple(slice(low, high) for low, high in box)
-        result[region] = draw(tuple(high - low for low, high in box), tuple(low for low, _ in box))
+        result[boxes.slices(box)] = draw(boxes.box_shape(box), tuple(low for low, _ in box))
     return result
 
 

@@ -17,7 +17,6 @@ Values under ``_SCATTER_BYTES`` stay inside the graph: a scatter is a round trip
 from __future__ import annotations
 
 import itertools
-import math
 import weakref
 from collections.abc import Callable, Iterator
 from typing import Any, cast
@@ -105,8 +104,7 @@ def host_block(host: numpy.ndarray, chunks: Chunks) -> Callable[[Index], numpy.n
     edges = boxes.boundaries(chunks)
 
     def block(index: Index) -> numpy.ndarray:
-        region = tuple(slice(low, high) for low, high in boxes.block_box(edges, index))
-        return numpy.ascontiguousarray(host[region])
+        return numpy.ascontiguousarray(host[boxes.slices(boxes.block_box(edges, index))])
 
     return block
 
@@ -124,10 +122,6 @@ def held_values(array: da.Array, chunk_type: type) -> dict[Index, Any] | None:
             return None
         values[tuple(key[1:])] = value
     return values
-
-
-def nbytes(shape: tuple[int, ...], dtype: Any) -> int:
-    return math.prod(shape) * numpy.dtype(dtype).itemsize
 
 
 def _keys(array: da.Array) -> Iterator[tuple[Any, ...]]:

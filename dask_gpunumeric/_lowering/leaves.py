@@ -12,6 +12,7 @@ from dask.highlevelgraph import HighLevelGraph
 
 from .._backends.base import ChunkBackend
 from .._ir import leaves as ir
+from .._ir.array_size import nbytes_of
 from .._ir.random import RandomDraw
 from .._kernels import creation
 from .._runtime.partitioning import default_chunks
@@ -63,15 +64,13 @@ def lower_host_data(node: ir.HostData, inputs: list, backend: ChunkBackend) -> d
         block = host_blocks.host_block(node.data, chunks)
         return host_blocks.scattered(node, name, chunks, meta, block, backend.from_any)
     host = da.from_array(node.data, chunks=chunks, name=name, asarray=True)
-    return host.map_blocks(
-        backend.from_any, dtype=node.dtype, meta=backend.meta(node.ndim, node.dtype), name=node.name
-    )
+    return host.map_blocks(backend.from_any, dtype=node.dtype, meta=meta, name=node.name)
 
 
 def lower_dask_data(node: ir.DaskData, inputs: list, backend: ChunkBackend) -> da.Array:
     array = node.array
     if node.backend == backend.name:
-        if host_blocks.worth_scattering(host_blocks.nbytes(node.shape, node.dtype)):
+        if host_blocks.worth_scattering(nbytes_of(node.shape, node.dtype)):
             values = host_blocks.held_values(array, backend.chunk_type)
             if values is not None:  # persisted in the client, now wanted on a cluster
                 meta = backend.meta(node.ndim, node.dtype)
@@ -85,16 +84,7 @@ def lower_dask_data(node: ir.DaskData, inputs: list, backend: ChunkBackend) -> d
 
 
 def lower_random_draw(node: RandomDraw, inputs: list, backend: ChunkBackend) -> da.Array:
-    kernel = partial(
-        creation.random_block,
-        backend,
-        node.dtype,
-        node.method,
-        node.arguments,
-        node.keywords,
-        node.entropy,
-        node.stream,
-    )
+    kernel = creation.draw_function(backend, node)
     return from_block_function(node.name, _chunks(node), node.dtype, backend, kernel)
 
 
@@ -102,7 +92,7 @@ def lower_chunk_value(node: ir.ChunkValue, inputs: list, backend: ChunkBackend) 
     """One block holding (a copy of: the caller may write to what ``compute`` returns) the
     value; moved to another backend's chunks first if it is not ``backend``'s."""
     value = node.value if node.backend == backend.name else backend.from_any(node.value)
-    if host_blocks.worth_scattering(host_blocks.nbytes(node.shape, node.dtype)):
+    if host_blocks.worth_scattering(nbytes_of(node.shape, node.dtype)):
         # A value computed in the client (the small-work policy) read on a cluster: sent
         # once, not inside every graph (results there are copies: nothing writes to it).
         meta = backend.meta(node.ndim, node.dtype)

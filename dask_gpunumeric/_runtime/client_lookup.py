@@ -8,8 +8,9 @@ default clients each time: 20-40% of the cost a tiny ``x += 2 * y`` adds on a cl
 registry counter grows), leaves the registry (closed or collected: its size shrinks) or
 is closed (its status): ``default_client`` keeps the last answer, weakly, with those
 marks; "no client" too, the answer of every operation of a script before any cluster
-starts (or without one: the small-work policy keeps such work in the client). These are distributed's module globals, read through ``distributed_internals``;
-without them it asks ``distributed.default_client()`` every time.
+starts (or without one: the small-work policy keeps such work in the client). These are
+distributed's module globals, read through ``distributed_internals``; without them it
+asks ``distributed.default_client()`` every time.
 """
 
 from __future__ import annotations

@@ -117,9 +117,9 @@ def compute_finishing_here(collection: Any) -> Any:
     that last task run here: on a distributed cluster the results it reads are computed
     there (the graph as ``dask.compute`` sends it, annotations included) and gathered in
     one round trip, then it runs in this process (its floating-point warnings ignored, as
-    dask's aggregates on a worker give none). No aggregate task to schedule and no partial result moved between
-    workers: the cluster's part of a convergence check is then about one plain round trip
-    (``benchmarks/suite/check_overhead.py``). Anywhere else, or for a graph not of that
+    dask's aggregates on a worker give none). No aggregate task to schedule and no
+    partial result moved between workers: the cluster's part of a convergence check is
+    then about one plain round trip (``benchmarks/suite/check_overhead.py``). Anywhere else, or for a graph not of that
     shape (no aggregate reading two results or more within the last few steps, several
     blocks, a progress bar), it is ``compute``."""
     client = _distributed_client()
