@@ -5,9 +5,10 @@ stream to the scheduler waits up to 10 ms before the next, the scheduler's to a 
 5 ms, a worker's and the scheduler's to a client 2 ms. Many tiny tasks in flight gain
 from that; an iterative solver's check (``if float(r @ r) < tol``, once per iteration)
 pays it on every hop, since each check's messages follow the last one's within
-milliseconds. On 2 cores a bare ``client.submit(...).result()`` took 10.5 ms with those
-intervals and 2.8 ms with none (``benchmarks/suite/check_overhead.py`` measures both
-lanes of ours).
+milliseconds. On 2 cores a bare ``client.submit(...).result()`` took 10.4 ms with those
+intervals and 2.8 ms with none: the round-trip lane of ``benchmarks/suite/check_overhead.py``
+run with ``DASK_GPUNUMERIC__CLUSTER__SEND_INTERVAL=null`` and with the default
+(``docs/performance.md``, "Checks on the cluster").
 
 The embedded cluster's client, scheduler and workers use
 ``gpunumeric.cluster.send-interval`` instead (0 by default: a message leaves as soon as
