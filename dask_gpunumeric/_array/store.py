@@ -8,6 +8,7 @@ from .._ir.expr import Expr
 from .._kernels.in_process import evaluate_small
 from .._runtime import config
 from .rollback import record_write
+from .work_placement import product_here
 
 live_stores: weakref.WeakSet[Store] = weakref.WeakSet()
 
@@ -30,13 +31,20 @@ class Store:
     __slots__ = ("version", "__weakref__")
 
     def __init__(self, version: Expr) -> None:
-        self.version = _bounded(evaluate_small(version), 2 * config.get("persist-depth"))
+        self.version = _bounded(_evaluated(version), 2 * config.get("persist-depth"))
         live_stores.add(self)
 
     def replace(self, version: Expr) -> None:
         before = self.version
-        self.version = _bounded(evaluate_small(version), config.get("persist-depth"), self)
+        self.version = _bounded(_evaluated(version), config.get("persist-depth"), self)
         record_write(self, before)  # a failed write is undone (``rollback.py``)
+
+
+def _evaluated(version: Expr) -> Expr:
+    """``version``, or its value computed here when it is a product of values held here
+    (``work_placement.product_here``) or small (``evaluate_small``)."""
+    here = product_here(version)
+    return here if here is not version else evaluate_small(version)
 
 
 def _bounded(version: Expr, depth_limit: int, replacing: Store | None = None) -> Expr:

@@ -38,6 +38,8 @@ The crossover (``python -m benchmarks.small_work``) and the table of decisions a
 from __future__ import annotations
 
 import contextlib
+import functools
+import math
 from collections.abc import Iterator
 from typing import Any
 
@@ -48,6 +50,7 @@ from .._backends.base import ChunkBackend
 from .._ir.array_size import nbytes_of
 from .._ir.expr import Expr
 from .._ir.leaves import ChunkValue, DaskData, HostData, Leaf
+from .._ir.products import Matmul, Tensordot
 from .._kernels import in_process
 from .._runtime import config, execution
 
@@ -123,6 +126,46 @@ def evaluate_here(
     return in_process.evaluate_here(expr, backend, keep)
 
 
+def product_here(expr: Expr) -> Expr:
+    """``expr``, or a ``ChunkValue`` of its value when it is a product (``@``,
+    ``tensordot``) with a tiny result (fewer than ``min-chunk-elements`` elements) of
+    arrays whose values are in this process (``np.array(host)``, values computed here) and
+    the policy would keep its materialization here: computed when built, as NumPy does. A
+    solver's ``a @ p`` is then a value, and the operations on it tiny ones
+    (``tiny_ufuncs``), instead of a node every later materialization walks again (dense
+    CG at n=1,000: ``python -m benchmarks run --family user-programs``)."""
+    if type(expr) not in _PRODUCTS or math.prod(expr.shape) >= config.get("min-chunk-elements"):
+        return expr
+    backend = get_backend()
+    work_limit = _limit("client-work-bytes")
+    if work_limit <= 0 or not backend.evaluates_in_client or expr.annotations:
+        return expr
+    values = [_value_here(child, backend) for child in expr.children]
+    if any(value is None for value in values):
+        return expr
+    held = sum({_buffer_id(c): nbytes_of(c.shape, c.dtype) for c in expr.children}.values())
+    if held > max(work_limit, _limit("client-data-bytes")):
+        return expr
+    return ChunkValue(in_process.product(expr, values, backend), backend.name)
+
+
+_PRODUCTS = (Matmul, Tensordot)
+
+
+def _value_here(node: Expr, backend: ChunkBackend) -> Any:
+    """The value of a leaf held in this process as a chunk of ``backend``, else ``None``."""
+    if type(node) is HostData:
+        known = in_process.remembered(node)
+        if known is not None and known.backend == backend.name:
+            return known.value
+        value = backend.from_host(node.data)
+        if value is not node.data:  # a device copy: made once, as a scatter is
+            in_process.remember(node, ChunkValue(value, backend.name))
+        return value
+    known = node if type(node) is ChunkValue else in_process.remembered(node)
+    return known.value if known is not None and known.backend == backend.name else None
+
+
 @contextlib.contextmanager
 def placed(exprs: list[Expr]) -> Iterator[None]:
     """Computations inside the block run where the policy puts ``exprs``."""
@@ -144,4 +187,10 @@ def _buffer_id(node: Expr) -> int:
 
 def _limit(key: str) -> int:
     value = config.get(key)
-    return parse_bytes(value) if isinstance(value, str) else int(value)
+    return _parsed(value) if isinstance(value, str) else int(value)
+
+
+@functools.lru_cache(maxsize=64)
+def _parsed(text: str) -> int:
+    """``parse_bytes(text)``, kept: the limits are read at each product built here."""
+    return parse_bytes(text)

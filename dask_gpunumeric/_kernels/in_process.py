@@ -317,6 +317,12 @@ def _tensordot(node: Tensordot, inputs: list[Any], backend: ChunkBackend) -> Any
     return _of_dtype(node, backend.as_chunk(numpy.tensordot(left, right, axes=axes)))
 
 
+def product(node: Expr, inputs: list[Any], backend: ChunkBackend) -> Any:
+    """The product ``node`` (a ``Matmul`` or ``Tensordot``) of the chunks ``inputs``, as
+    NumPy computes it."""
+    return _materialization_table[type(node)](node, inputs, backend)
+
+
 def _of_dtype(node: Expr, chunk: Any) -> Any:
     """``chunk`` cast to ``node``'s dtype (NumPy's result type, probed at the call)."""
     return chunk if chunk.dtype == node.dtype else chunk.astype(node.dtype)

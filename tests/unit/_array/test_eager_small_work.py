@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import dask
 import numpy
 import pytest
 
@@ -173,3 +174,49 @@ def test_errors_are_numpys_with_the_policy_on(computations: list[int]) -> None:
         numpy.argmax(host[:, :0], axis=1)
     with pytest.raises(ValueError):
         float(dnp.argmax(empty, axis=1).sum())
+
+
+def test_products_of_data_held_here_are_values_when_built(computations: list[int]) -> None:
+    """A solver's ``a @ p`` (a host matrix of several blocks, a tiny vector) is computed
+    when built, as NumPy does: its result is a value, so what follows is tiny work."""
+    from dask_gpunumeric._ir.leaves import ChunkValue
+
+    rng = numpy.random.default_rng(4)
+    host, vector = rng.random((300, 400)), rng.random(400)
+    a, p = dnp.array(host), dnp.array(vector)
+    assert a.to_dask().npartitions > 1
+    products = {
+        "matvec": (a @ p, host @ vector),
+        "tensordot": (dnp.tensordot(a, p, axes=1), numpy.tensordot(host, vector, axes=1)),
+        "vecmat": (dnp.array(vector[:300]) @ a, vector[:300] @ host),
+        "int matvec": (
+            dnp.array(host.astype(numpy.int32)) @ dnp.array(numpy.arange(400, dtype=numpy.int16)),
+            host.astype(numpy.int32) @ numpy.arange(400, dtype=numpy.int16),
+        ),
+    }
+    for name, (ours, expected) in products.items():
+        assert isinstance(ours._store.version, ChunkValue), name
+        assert_eq(ours, expected)
+    assert computations == []
+    lazy = {
+        "policy off": (lambda: _with(dnp.config.set(client_work_bytes=0), lambda: a @ p), 0),
+        "over client-data-bytes": (
+            lambda: _with(
+                dnp.config.set(client_data_bytes="100 kB", client_work_bytes="100 kB"),
+                lambda: a @ p,
+            ),
+            0,
+        ),
+        "annotated": (lambda: _with(dask.annotate(priority=1), lambda: a @ p), 0),
+        "large result": (lambda: a.T @ a, host.T @ host),
+        "a lazy input": (lambda: (a + 1) @ p, (host + 1) @ vector),
+    }
+    for name, (build, expected) in lazy.items():
+        ours = build()
+        assert not isinstance(ours._store.version, ChunkValue), name
+        assert_eq(ours, host @ vector if isinstance(expected, int) else expected)
+
+
+def _with(context: Any, build: Any) -> Any:
+    with context:
+        return build()
