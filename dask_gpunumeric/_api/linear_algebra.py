@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy
 
+from .._array import tiny_ufuncs
 from .._array.coercion import as_expr
 from .._ir.dask_call import DaskCall
 from .._ir.products import Matmul, Tensordot
@@ -100,6 +101,10 @@ def matmul(a: Any, b: Any, /, out: Any = None, **kwargs: Any) -> ndarray:
         raise NotImplementedError(f"dask_gpunumeric.matmul does not support {sorted(kwargs)}")
     if isinstance(out, tuple):  # the ufunc protocol passes out as a 1-tuple
         (out,) = out
+    if out is None:
+        computed = tiny_ufuncs.matmul(a, b, ndarray)
+        if computed is not tiny_ufuncs.NOT_TAKEN:
+            return computed
     result = ndarray._from_expr(Matmul(as_expr(a), as_expr(b)))
     if out is None:
         return result

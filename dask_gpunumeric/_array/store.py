@@ -5,6 +5,7 @@ from __future__ import annotations
 import weakref
 
 from .._ir.expr import Expr
+from .._ir.leaves import ChunkValue
 from .._kernels.in_process import evaluate_small
 from .._runtime import config
 from .rollback import record_write
@@ -29,9 +30,13 @@ class Store:
     """
 
     __slots__ = ("version", "__weakref__")
+    version: Expr
 
     def __init__(self, version: Expr) -> None:
-        self.version = _bounded(_evaluated(version), 2 * config.get("persist-depth"))
+        if type(version) is ChunkValue:  # a value (a tiny operation's): nothing to decide
+            self.version = version
+        else:
+            self.version = _bounded(_evaluated(version), 2 * config.get("persist-depth"))
         live_stores.add(self)
 
     def replace(self, version: Expr) -> None:

@@ -31,6 +31,7 @@ import numpy
 from .._backends import get_backend
 from .._backends.base import ChunkBackend
 from .._ir.leaves import ChunkValue
+from .._ir.products import matmul_shape
 from .._runtime import config
 from .handle import ArrayHandle
 from .store import Store
@@ -108,8 +109,11 @@ def _new_array(
     limit: int,
     array_type: type[ArrayHandle],
 ) -> Any:
-    shapes = {x.shape for x in operands if type(x) not in _WEAK_SCALARS}
-    shape = shapes.pop() if len(shapes) == 1 else numpy.broadcast_shapes(*shapes)
+    shapes = {x.shape for x in operands if type(x) not in _WEAK_SCALARS and x.shape}
+    if len(shapes) > 1:
+        shape = numpy.broadcast_shapes(*shapes)
+    else:  # one shape, broadcast with 0-d operands (``alpha * p``) or alone
+        shape = shapes.pop() if shapes else ()
     if math.prod(shape) >= limit:  # a broadcast result too large for this process
         return NOT_TAKEN
     result = numpy_ufunc(*operands)
@@ -131,3 +135,26 @@ def _into(
     numpy_ufunc(*operands, out=fresh)
     out._store.replace(ChunkValue(fresh, backend.name))
     return out
+
+
+def matmul(left: Any, right: Any, array_type: type[ArrayHandle]) -> Any:
+    """``numpy.matmul(left, right)`` of two whole tiny arrays computed here (a solver's
+    ``r @ r``), or ``NOT_TAKEN`` (anything else, or a result as large as
+    ``min-chunk-elements``). NumPy picks the dtype and raises its own errors."""
+    backend = _in_process_backend()
+    if backend is None or type(left) in _WEAK_SCALARS or type(right) in _WEAK_SCALARS:
+        return NOT_TAKEN
+    limit = config.get("min-chunk-elements")
+    a, b = _chunk(left, backend.name, limit), _chunk(right, backend.name, limit)
+    if a is NOT_TAKEN or b is NOT_TAKEN:
+        return NOT_TAKEN
+    try:
+        shape = matmul_shape(a.shape, b.shape)
+    except ValueError:
+        return NOT_TAKEN  # the node raises NumPy's error
+    if math.prod(shape) >= limit:
+        return NOT_TAKEN
+    result = numpy.matmul(a, b)
+    if not isinstance(result, backend.chunk_type):  # NumPy's scalar of two vectors
+        result = backend.xp.asarray(result)
+    return array_type._from_parts(Store(ChunkValue(result, backend.name)), ViewSpec(result.shape))

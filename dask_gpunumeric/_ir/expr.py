@@ -34,6 +34,11 @@ _node_numbers = itertools.count()
 SESSION_TOKEN = uuid.uuid4().hex[:8]
 
 
+def current_annotations() -> Annotations:
+    """The annotations a node built now records (see ``record_annotations_from``)."""
+    return _current_annotations()
+
+
 def fresh_number() -> int:
     """A node number never given before: numbers grow, so a node's exceed its children's."""
     return next(_node_numbers)

@@ -7,7 +7,7 @@ from typing import Any
 import numpy
 
 from .array_size import check_addressable
-from .expr import Expr
+from .expr import Expr, current_annotations, fresh_number
 
 Chunks = tuple[tuple[int, ...], ...]
 
@@ -140,6 +140,15 @@ class ChunkValue(Leaf):
     __slots__ = ("value", "backend")
 
     def __init__(self, value: Any, backend: str) -> None:
-        super().__init__(tuple(value.shape), value.dtype, tuple((n,) for n in value.shape))
+        # Built per tiny operation (``_array/tiny_ufuncs.py``): the fields set here, as
+        # ``Expr``'s and ``Leaf``'s constructors would, less their checks: an array that
+        # exists has a shape of ints, a dtype, and a size that can be addressed.
+        shape = self.shape = tuple(value.shape)
+        self.dtype = value.dtype
+        self.children = ()
+        self.depth = 1
+        self.number = fresh_number()
+        self.annotations = current_annotations()
+        self.chunks = tuple([(n,) for n in shape])
         self.value = value
         self.backend = backend

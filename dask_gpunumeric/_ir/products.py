@@ -34,12 +34,12 @@ class Matmul(Expr):
     __slots__ = ()
 
     def __init__(self, left: Expr, right: Expr) -> None:
-        shape = _matmul_shape(left.shape, right.shape)
+        shape = matmul_shape(left.shape, right.shape)
         dtype = numpy.asarray(numpy.matmul(_unit(left), _unit(right))).dtype
         super().__init__(shape, dtype, (left, right))
 
 
-def _matmul_shape(left: tuple[int, ...], right: tuple[int, ...]) -> tuple[int, ...]:
+def matmul_shape(left: tuple[int, ...], right: tuple[int, ...]) -> tuple[int, ...]:
     if not left or not right:
         raise ValueError(
             "matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core "

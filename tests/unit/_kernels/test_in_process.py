@@ -226,3 +226,53 @@ def test_configuration_changes_take_effect_at_the_next_operation() -> None:
         assert isinstance(fresh._store.version.value, get_backend(other).chunk_type)
         assert_eq(x + 1, numpy.full(100, 2.0))  # values of the other backend: moved
     assert_eq(x + 1, numpy.full(100, 2.0))
+
+
+@pytest.mark.parametrize(
+    ("left", "right"),
+    [
+        ((4,), (4,)),
+        ((3, 4), (4,)),
+        ((4,), (4, 5)),
+        ((2, 3, 4), (4, 5)),
+        ((2, 1, 3, 4), (5, 4, 2)),
+        ((3, 4), (5,)),  # NumPy's ValueError
+        ((4,), (3, 5)),
+    ],
+)
+@pytest.mark.parametrize(
+    ("left_dtype", "right_dtype"),
+    [("float64", "float64"), ("int8", "bool"), ("float32", "int64"), ("complex64", "float64")],
+)
+def test_tiny_matmul_is_numpys(
+    left: tuple[int, ...], right: tuple[int, ...], left_dtype: str, right_dtype: str
+) -> None:
+    """``a @ b`` of whole tiny arrays is NumPy's call on their chunks: values, dtype and
+    errors; the result is a value at once."""
+    rng = numpy.random.default_rng(1)
+    a_host = (rng.random(left) * 5).astype(left_dtype)
+    b_host = (rng.random(right) * 5).astype(right_dtype)
+    a, b = dnp.asarray(a_host), dnp.asarray(b_host)
+    try:
+        expected = a_host @ b_host
+    except ValueError:
+        assert_raises_like(lambda: a @ b, lambda: a_host @ b_host)
+        return
+    ours = a @ b
+    assert _is_in_process(ours)
+    assert_eq(ours, expected)
+
+
+def test_tiny_matmul_refuses_what_numpy_refuses_and_large_results() -> None:
+    vector = numpy.arange(3.0)
+    assert_raises_like(lambda: dnp.asarray(vector) @ 2.0, lambda: vector @ 2.0)
+    assert_raises_like(
+        lambda: dnp.asarray(numpy.float64(2.0)) @ dnp.asarray(vector),
+        lambda: numpy.asarray(numpy.float64(2.0)) @ vector,
+    )
+    limit = dnp.config.get("min-chunk-elements")
+    column = numpy.ones((300, 1))  # an outer product of 90,000 elements: not tiny
+    assert 300 * 300 >= limit
+    outer = dnp.asarray(column) @ dnp.asarray(column.T)
+    assert not _is_in_process(outer)
+    assert_eq(outer, column @ column.T)
