@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy
 
 from .._ir.expr import Expr
-from .._ir.leaves import HostData
+from .._ir.leaves import ChunkValue, HostData
 from .._runtime.cluster import inside_client_call
 from .._runtime.memory import check_fits_cluster
 from . import indexing, views
@@ -198,7 +198,7 @@ class ArrayHandle(DaskCollectionMixin):
         return self.__array__().tolist()
 
     def __float__(self) -> float:
-        return float(self.__array__())
+        return float(self._host_value())
 
     def __int__(self) -> int:
         return int(self.__array__())
@@ -207,7 +207,18 @@ class ArrayHandle(DaskCollectionMixin):
         return complex(self.__array__())
 
     def __bool__(self) -> bool:
-        return bool(self.__array__())
+        return bool(self._host_value())
+
+    def _host_value(self) -> Any:
+        """A convergence check's operand: a whole array whose value is a NumPy chunk here
+        is that chunk (Python's ``float``/``bool`` of it are NumPy's, warnings and errors
+        included, and copy nothing), anything else ``__array__()``."""
+        version = self._store.version
+        if self._view.is_identity and type(version) is ChunkValue:
+            value = version.value
+            if type(value) is numpy.ndarray:
+                return value
+        return self.__array__()
 
     def __index__(self) -> int:
         return self.__array__().__index__()

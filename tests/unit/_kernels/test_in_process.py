@@ -276,3 +276,28 @@ def test_tiny_matmul_refuses_what_numpy_refuses_and_large_results() -> None:
     outer = dnp.asarray(column) @ dnp.asarray(column.T)
     assert not _is_in_process(outer)
     assert_eq(outer, column @ column.T)
+
+
+@pytest.mark.parametrize(
+    "host", [numpy.float64(2.5), numpy.array([1.5]), numpy.array([0.0, 1.0]), numpy.int8(-3)]
+)
+def test_checks_of_values_here_are_numpys(host: Any) -> None:
+    """``float()``/``bool()`` of a tiny value read its chunk: NumPy's results, errors and
+    warnings (a 1-element 1-d array's deprecation)."""
+    import warnings
+
+    ours = dnp.asarray(host) * 1
+    assert _is_in_process(ours)
+    expected_host = numpy.asarray(host) * 1
+    for convert in (float, bool):
+        try:
+            with warnings.catch_warnings(record=True) as numpys:
+                warnings.simplefilter("always")
+                expected = convert(expected_host)
+        except (TypeError, ValueError):
+            assert_raises_like(lambda c=convert: c(ours), lambda c=convert: c(expected_host))
+            continue
+        with warnings.catch_warnings(record=True) as theirs:
+            warnings.simplefilter("always")
+            assert convert(ours) == expected
+        assert [w.category for w in theirs] == [w.category for w in numpys]
