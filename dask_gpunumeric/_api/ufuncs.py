@@ -51,6 +51,14 @@ class ufunc:  # noqa: N801 - NumPy's name
         subok: bool = True,
         signature: Any = None,
     ) -> Any:
+        if (
+            out is _NOT_GIVEN
+            and len(args) == self.spec.nin
+            and _plain(where, casting, order, dtype, subok, signature)
+        ):
+            computed = tiny_ufuncs.new_value(self.spec.numpy_ufunc, args, ndarray)
+            if computed is not tiny_ufuncs.NOT_TAKEN:  # the usual tiny call, at once
+                return computed
         if out is _NOT_GIVEN:
             out = None
             if where is not True and len(args) <= self.nin:
@@ -131,6 +139,18 @@ def _method_not_implemented(function: ufunc, method: str) -> NotImplementedError
     return NotImplementedError(
         f"dask_gpunumeric does not implement {name}.{method} yet; compute first and use "
         f"numpy.{name}.{method}(a.compute(), ...), or work on a.to_dask()"
+    )
+
+
+def _plain(where: Any, casting: str, order: str, dtype: Any, subok: bool, signature: Any) -> bool:
+    """Whether a call's options are all the defaults."""
+    return (
+        where is True
+        and casting == "same_kind"
+        and order == "K"
+        and dtype is None
+        and subok is True
+        and signature is None
     )
 
 

@@ -53,20 +53,43 @@ def call(
     or a tuple of one output (``None`` or an array); a new result is an ``array_type`` (the
     public class, which this layer cannot import); ``options`` are the call's ``casting``,
     ``dtype``, ``order``, ``subok`` and ``signature`` (only their defaults are taken)."""
-    if where is not True or options != _DEFAULT_OPTIONS or numpy_ufunc.nout != 1:
+    if where is not True or options != _DEFAULT_OPTIONS or len(args) != numpy_ufunc.nin:
         return NOT_TAKEN
-    if len(args) != numpy_ufunc.nin or numpy_ufunc.signature is not None:
+    if out is None or out[0] is None:
+        return new_value(numpy_ufunc, args, array_type)
+    taken = _operands(numpy_ufunc, args)
+    if taken is NOT_TAKEN:
+        return NOT_TAKEN
+    operands, backend, limit = taken
+    return _into(numpy_ufunc, operands, out[0], backend, limit)
+
+
+def new_value(
+    numpy_ufunc: numpy.ufunc, args: tuple[Any, ...], array_type: type[ArrayHandle]
+) -> Any:
+    """``call`` for a call with no ``out`` and every option at its default (the caller
+    checked both, and that ``args`` are the ufunc's inputs)."""
+    taken = _operands(numpy_ufunc, args)
+    if taken is NOT_TAKEN:
+        return NOT_TAKEN
+    operands, backend, limit = taken
+    return _new_array(numpy_ufunc, operands, backend, limit, array_type)
+
+
+def _operands(numpy_ufunc: numpy.ufunc, args: tuple[Any, ...]) -> Any:
+    """``(chunks of args, backend, min-chunk-elements)`` for a one-output ufunc whose
+    operands are all taken (``_chunk``), else ``NOT_TAKEN``."""
+    if numpy_ufunc.nout != 1 or numpy_ufunc.signature is not None:
         return NOT_TAKEN  # gufuncs' results are not their operands' broadcast
     backend = _in_process_backend()
     if backend is None:
         return NOT_TAKEN
     limit = config.get("min-chunk-elements")
     operands = [_chunk(x, backend.name, limit) for x in args]
-    if any(x is NOT_TAKEN for x in operands):
-        return NOT_TAKEN
-    if out is None or out[0] is None:
-        return _new_array(numpy_ufunc, operands, backend, limit, array_type)
-    return _into(numpy_ufunc, operands, out[0], backend, limit)
+    for operand in operands:
+        if operand is NOT_TAKEN:
+            return NOT_TAKEN
+    return operands, backend, limit
 
 
 _DEFAULT_OPTIONS = {
