@@ -14,7 +14,9 @@ random draws, which live nowhere yet) and whose arrays are small stays here:
 - a longer one (a loop's iterations since the last persist) runs on dask's threaded
   scheduler in this process, fused, when the configured scheduler is distributed.
 
-Persisted results stay here; everything else goes to the configured scheduler. In a
+A product with a tiny result of such inputs (a solver's ``a @ p``) is computed when built
+(``product_here``), as NumPy does. Persisted results stay here; everything else goes to
+the configured scheduler. In a
 solver of small matrices every convergence check then costs NumPy's work.
 
 "Small": the data already here (host data, values computed here) is at most
