@@ -13,6 +13,7 @@ from .._ir.indexing import (
     Region,
     Reshape,
     Scatter,
+    SetItem,
     Slice,
     TakePoints,
     advanced_index_coords,
@@ -160,7 +161,9 @@ def setitem(array: Any, index: Any, value: Any) -> None:
             rhs = _value_expr(value, array.dtype, max_ndim=len(region.shape))
         _fit_value(rhs, region.shape)
         rhs = _squeeze_leading(rhs, len(region.shape))
-        array._store.replace(array._view.write(array._store.version, region, rhs))
+        written = array._view.write(array._store.version, region, rhs)
+        if not _writes_itself(written):
+            array._store.replace(written)
         return
     rhs = _value_expr(value, array.dtype)
     _check_mask_value(array, index, rhs)
@@ -174,6 +177,16 @@ def setitem(array: Any, index: Any, value: Any) -> None:
         new_value = Reshape(new_value, ()) if array.ndim == 0 else new_value
     whole = Region.identity(array.shape)
     array._store.replace(array._view.write(array._store.version, whole, new_value))
+
+
+def _writes_itself(version: Expr) -> bool:
+    """Whether ``version`` writes a region of the current value with that same region
+    (``v = x[1:]; v -= y`` ends with Python's ``x[1:] = v``): nothing changes, as in
+    NumPy, and no node is added."""
+    if type(version) is not SetItem:
+        return False
+    target, value = version.children
+    return type(value) is Slice and value.children[0] is target and value.region == version.region
 
 
 def _check_mask_value(array: Any, index: tuple[Any, ...], rhs: Expr) -> None:

@@ -89,6 +89,7 @@ def evaluate_here(
         return None
     order, consumers = plan
     values: dict[int, Any] = {}
+    buffers = _Buffers()
     for node in order:
         if type(node) is leaves.ChunkValue:
             values[node.number] = node.value
@@ -98,12 +99,82 @@ def evaluate_here(
             values[node.number] = known.value
             continue
         inputs = [values[child.number] for child in node.children]
-        values[node.number] = _materialization_table[type(node)](node, inputs, backend)
+        kind = type(node)
+        if isinstance(node, indexing.SetItem) and buffers.writable(node, consumers, keep):
+            target, value = inputs  # ``out[1:, :] -= u[:-1, :]``: NumPy writes in place too
+            indexing.apply_region(target, node.region)[...] = value
+            values[node.number] = target
+            buffers.passed_on(node)
+        else:
+            values[node.number] = result = _materialization_table[kind](node, inputs, backend)
+            buffers.made(node, result, inputs)
         for child in {child.number for child in node.children}:
             consumers[child] -= 1
             if not consumers[child] and child not in keep:
                 del values[child]
+                buffers.dropped(child)
     return values[expr.number], {n: values[n] for n in keep if n in values}
+
+
+class _Buffers:
+    """Which values of one evaluation are memory it made (``owned``: a ufunc's result, a
+    written copy) and which values are views of them, so that a write whose target is
+    such memory, read by nothing else any more, updates it in place as NumPy's in-place
+    operators do (``out[1:, :] -= u[:-1, :]``) instead of copying it. A node's value is
+    taken as a view of its inputs' memory when it may be one (a slice, a reshape, a whole
+    array written: the value itself)."""
+
+    __slots__ = ("owned", "base_of", "views")
+
+    def __init__(self) -> None:
+        self.owned: set[int] = set()
+        self.base_of: dict[int, int] = {}  # a view's node -> the owned node it views
+        self.views: dict[int, set[int]] = {}  # an owned node -> its views still held
+
+    def made(self, node: Expr, result: Any, inputs: list[Any]) -> None:
+        if isinstance(node, (indexing.Slice, indexing.Reshape)):
+            self._viewed(node, node.children[0].number)
+        elif isinstance(node, indexing.SetItem) and _replaces_whole(node):
+            self._viewed(node, node.children[1].number)
+        elif isinstance(node, _FRESH) and all(result is not value for value in inputs):
+            self.owned.add(node.number)
+
+    def _viewed(self, view: Expr, child: int) -> None:
+        base = self.base_of.get(child, child)
+        if base in self.owned:
+            self.base_of[view.number] = base
+            self.views.setdefault(base, set()).add(view.number)
+
+    def writable(self, node: indexing.SetItem, consumers: dict[int, int], keep: set[int]) -> bool:
+        """Whether ``node`` may write into its target's value: made here, not viewed by
+        a value still held, read by no later node (this write is its last consumer) and
+        kept by no store."""
+        target = node.children[0].number
+        return (
+            target in self.owned
+            and not self.views.get(target)
+            and consumers[target] == 1
+            and target not in keep
+            and node.children[1].number != target
+            and not _replaces_whole(node)
+        )
+
+    def passed_on(self, node: indexing.SetItem) -> None:
+        """``node`` wrote into its target's memory: the memory is now ``node``'s."""
+        self.owned.discard(node.children[0].number)
+        self.owned.add(node.number)
+
+    def dropped(self, number: int) -> None:
+        """The value of node ``number`` is no longer held."""
+        base = self.base_of.pop(number, None)
+        if base is not None:
+            self.views[base].discard(number)
+        self.owned.discard(number)
+
+
+# Nodes whose value is new memory (a ufunc's result, a written block's copy), unless it is
+# one of their inputs.
+_FRESH = (Elementwise, indexing.SetItem)
 
 
 class _Remembered:

@@ -220,3 +220,47 @@ def test_products_of_data_held_here_are_values_when_built(computations: list[int
 def _with(context: Any, build: Any) -> Any:
     with context:
         return build()
+
+
+def _writes(np: Any, host: numpy.ndarray) -> list[Any]:
+    """Writes whose targets are values made by the same evaluation, some with views of
+    the target still needed (an overlapping shift, a view read after the write)."""
+    from benchmarks.suite.workloads.user_programs import laplacian
+
+    a = np.array(host)
+    shifted = a * 2
+    shifted[1:] = shifted[:-1]  # the value is a view of the target: NumPy buffers it
+    seen = a + 1
+    before = seen[:, 1:] * 1  # made from the old value, read after the write below
+    seen[0] = 5.0
+    both = a - 3
+    both[2:5] = 7.0
+    return [laplacian(np, a), shifted, seen, before, both.sum() + before[0]]
+
+
+def test_writes_into_values_made_here_are_in_place_and_numpys(
+    computations: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write whose target is memory the same evaluation made, and that nothing reads
+    any more, updates it in place as NumPy's operators do (``out[1:, :] -= u[:-1, :]``):
+    the Laplacian's four writes copy nothing; values are NumPy's wherever views of the
+    target are still needed."""
+    from dask_gpunumeric._ir.indexing import SetItem
+    from dask_gpunumeric._kernels import in_process
+
+    copies: list[Any] = []
+    real = in_process._materialization_table[SetItem]
+
+    def counting(node: Any, inputs: list[Any], backend: Any) -> Any:
+        copies.append(node)
+        return real(node, inputs, backend)
+
+    monkeypatch.setitem(in_process._materialization_table, SetItem, counting)
+    host = numpy.random.default_rng(6).random((150, 120))
+    ours, expected = _writes(dnp, host), _writes(numpy, host)
+    laplacian_of = ours[0]
+    assert float(laplacian_of.sum()) == pytest.approx(float(expected[0].sum()), rel=1e-12)
+    assert copies == []  # its four writes, in place
+    for mine, theirs in zip(ours, expected, strict=True):
+        assert_eq(mine, theirs)
+    assert computations == []
