@@ -1,7 +1,8 @@
 """``Roll`` by structure (``_lowering/rolling.py``): the rolled array has its input's
 chunks; a block whose source is one whole block is that block's key (no task); any other
 block is one task assembling views of the blocks it wraps onto; a periodic heat step then
-needs no relayout, no rechunk, and one fused task per block."""
+needs no relayout, no rechunk, and one fused task per block (with the halo exchange off:
+on, it is one stencil, ``test_stencil_lowering.py``)."""
 
 from __future__ import annotations
 
@@ -81,12 +82,15 @@ def test_source_segments(low: int, high: int, roll: int, expected: list[Any]) ->
 
 
 def test_a_periodic_heat_step_needs_no_relayout() -> None:
+    """Without the halo exchange (which makes the step one stencil of ``u``:
+    ``test_stencil_lowering.py``): four rolls and one fused task per block."""
     host = numpy.random.default_rng(1).random((60, 80))
     u = dnp.array(host, chunks=(20, 40))
     step = u + 0.1 * (
         dnp.roll(u, 1, 0) + dnp.roll(u, -1, 0) + dnp.roll(u, 1, 1) + dnp.roll(u, -1, 1) - 4 * u
     )
-    collection = step.to_dask()
+    with dnp.config.set(halo=False):
+        collection = step.to_dask()
     layers = collection.__dask_graph__().layers
     assert collection.chunks == u.to_dask().chunks
     names = [name.split("-")[0] for name in layers]
