@@ -109,6 +109,7 @@ VIEWS: dict[str, Case] = {
     "step": lambda m, a: m.roll(a[::2, 1::3], 3, axis=1),
     "reversed": lambda m, a: m.roll(a[::-1], -4, axis=0),
     "transposed": lambda m, a: m.roll(a.T, (1, 7), axis=(0, 1)),
+    "transposed-flat": lambda m, a: m.roll(a.T[::2], 5),
     "row": lambda m, a: m.roll(a[3], 11),
     "new-axis": lambda m, a: m.roll(a[:, None, :], 2, axis=2),
 }
