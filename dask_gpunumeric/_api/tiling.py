@@ -1,7 +1,7 @@
 """Tiling, repeating, padding and rolling (NumPy reference: "Array manipulation":
-tiling arrays, rearranging elements; "Padding arrays"). Each is one ``dask.array`` call
-on the lowered input (``DaskCall``); NumPy, run on a stand-in at the call, gives the
-errors and the result's dtype."""
+tiling arrays, rearranging elements; "Padding arrays"). Tiling, repeating and padding are
+one ``dask.array`` call on the lowered input (``DaskCall``), rolling a ``Roll`` node;
+NumPy, run on a stand-in at the call, gives the errors and the result's dtype."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import numpy
 from numpy.lib.array_utils import normalize_axis_index
 
 from .._ir.dask_call import DaskCall
+from .._ir.rolling import Roll
 from .creation import asarray, copy
 from .ndarray import ndarray
 
@@ -134,23 +135,22 @@ def _pad_by_gathering(array: ndarray, widths: list[list[int]], mode: str) -> nda
 
 
 def roll(a: Any, shift: Any, axis: Any = None) -> ndarray:
-    """dask_gpunumeric implementation of :func:`numpy.roll`."""
+    """dask_gpunumeric implementation of :func:`numpy.roll`.
+
+    Rolled along given axes, the result has the input's chunks (``_lowering/rolling.py``),
+    so ``u + np.roll(u, 1, 0)`` needs no relayout; ``axis=None`` rolls the flattened array
+    and reshapes it back, as NumPy does.
+    """
     array = asarray(a)
     numpy.roll(numpy.zeros((1,) * array.ndim, dtype=array.dtype), shift, axis)  # NumPy's errors
     if array.size == 0:
         return copy(array)
     if axis is None:  # NumPy rolls the flat array by every shift
-        shift = int(numpy.sum(numpy.asarray(shift, dtype=numpy.intp)))
-    elif numpy.ndim(shift) or numpy.ndim(axis):
-        shifts, axes = numpy.broadcast_arrays(numpy.asarray(shift), numpy.asarray(axis))
-        shift = tuple(int(s) for s in shifts.ravel())
-        axis = tuple(int(a) for a in axes.ravel())
-    else:
-        shift = operator.index(shift)
-    if isinstance(axis, tuple) and len(set(axis)) != len(axis):  # dask applies one per axis
-        totals: dict[int, int] = {}
-        for s, k in zip(shift, axis, strict=True):
-            k = normalize_axis_index(k, array.ndim)
-            totals[k] = totals.get(k, 0) + s
-        shift, axis = tuple(totals.values()), tuple(totals)
-    return _call("roll", array, (shift, axis), array.shape)
+        return roll(array.reshape(-1), shift, 0).reshape(array.shape)
+    totals: dict[int, int] = {}  # a repeated axis rolls by the sum of its shifts
+    for s, k in numpy.broadcast(shift, axis):
+        k = normalize_axis_index(k, array.ndim)
+        # NumPy's int() of each shift: 1.5 rolls by 1, and 1j by 0 (the probe warned)
+        totals[k] = totals.get(k, 0) + int(s.real)
+    node = Roll(array._read(), tuple(totals.values()), tuple(totals))
+    return ndarray._from_expr(node) if node.axes else copy(array)

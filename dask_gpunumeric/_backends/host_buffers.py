@@ -1,9 +1,10 @@
-"""Host buffers for stencil output blocks, reused once nothing references them.
+"""Host buffers for stencil output blocks (and blocks assembled from pieces: relayouts,
+rolls), reused once nothing references them.
 
 A stencil iteration replaces every block of its grid: a fresh ``numpy.empty`` per block
 costs the kernel's first touch of every page (the kernel zeroes them), about as much as
 writing the block once more. CuPy's memory pool avoids that on devices; on the host this
-module does it for the stencil's blocks only.
+module does it for the blocks of stencils and of ``assemble_block`` only.
 
 A block is handed out as an ndarray over a *lease* (a ctypes array over a pooled raw
 buffer). The lease lives exactly as long as some array reads the memory: every view of

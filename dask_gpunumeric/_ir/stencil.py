@@ -14,7 +14,9 @@ from .scalar_program import ScalarProgram
 
 @dataclass(frozen=True)
 class Access:
-    """How one program input reads a base: output element ``k`` reads ``base[starts + k]``.
+    """How one program input reads a base: output element ``k`` reads ``base[starts + k]``,
+    modulo the base's shape: a read past the base's ends wraps around (only a roll's
+    reads do; a view's stay inside).
 
     ``base`` indexes the stencil's children. ``starts`` has one entry per base axis; the
     base's axes are the output's trailing ones (right-aligned broadcasting), and ``None``

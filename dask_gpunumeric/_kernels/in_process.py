@@ -36,6 +36,7 @@ from .._ir.expr import Expr
 from .._ir.products import Matmul, Tensordot
 from .._ir.random import RandomDraw
 from .._ir.reductions import Reduction
+from .._ir.rolling import Roll
 from .._runtime import config
 from .._runtime.partitioning import default_chunks
 from . import boxes, creation
@@ -419,6 +420,7 @@ _kernel_table: dict[type, Kernel] = {
     indexing.Slice: _slice,
     indexing.Reshape: lambda node, inputs, backend: inputs[0].reshape(node.shape),
     indexing.SetItem: _set_item,
+    Roll: lambda node, inputs, backend: backend.xp.roll(inputs[0], node.shifts, node.axes),
     leaves.Fill: _fill,
     leaves.Arange: _arange,
     leaves.Linspace: _linspace,

@@ -51,8 +51,10 @@ def assemble_block(
     boxes: tuple[Box, ...],
     *pieces: Any,
 ) -> Any:
-    """A new block of ``shape`` whose box ``boxes[k]`` is ``pieces[k]``."""
-    block = backend.xp.empty(shape, dtype=dtype)
+    """A new block of ``shape`` whose box ``boxes[k]`` is ``pieces[k]``, over a pooled
+    buffer where the backend has one (a relayout or roll per iteration would otherwise
+    touch fresh pages for every block)."""
+    block = backend.empty_block(shape, dtype)
     for box, piece in zip(boxes, pieces, strict=True):
         block[slices(box)] = piece
     return block

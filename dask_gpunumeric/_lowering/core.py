@@ -44,6 +44,7 @@ from . import (
     linalg,
     products,
     reductions,
+    rolling,
     selection,
     stencil,
 )
@@ -63,6 +64,7 @@ lowering_table: dict[type, Lowering] = {  # node type -> lower_<node>
     **histograms.lowerings,
     **linalg.lowerings,
     **joining.lowerings,
+    **rolling.lowerings,
     **stencil.lowerings,
 }
 

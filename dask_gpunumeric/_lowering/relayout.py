@@ -46,20 +46,9 @@ def relayout(array: da.Array, chunks: Chunks, backend: ChunkBackend) -> da.Array
         pieces = []
         for block in blocks_meeting(source, box):
             cut = intersect(box, block_box(source, block))
-            key = _piece(graph, name, (array.name, *block), block_box(source, block), cut)
+            key = piece(graph, name, (array.name, *block), block_box(source, block), cut)
             pieces.append((shift(cut, tuple(-low for low, _ in box)), key))
-        if len(pieces) == 1:
-            graph[(name, *index)] = pieces[0][1]
-        else:
-            boxes = tuple(local for local, _ in pieces)
-            graph[(name, *index)] = (
-                assemble_block,
-                backend,
-                array.dtype,
-                box_shape(box),
-                boxes,
-                *(key for _, key in pieces),
-            )
+        graph[(name, *index)] = block_task(pieces, box_shape(box), array.dtype, backend)
     sources: list[Any] = [array]
     layer = HighLevelGraph.from_collections(name, graph, dependencies=sources)
     return da.Array(layer, name, chunks, meta=backend.meta(len(chunks), array.dtype))
@@ -76,11 +65,22 @@ def merge_slivers(sizes: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(merged) if merged else sizes
 
 
-def _piece(graph: dict[Any, Any], name: str, key: Any, block: Box, cut: Box) -> Any:
+def piece(graph: dict[Any, Any], name: str, key: Any, block: Box, cut: Box) -> Any:
     """The key of ``cut`` of the source block ``key``: the block itself when whole, else a
-    new view task in ``graph`` (named after the relayout, so one layer holds both)."""
+    new view task in ``graph`` (named after the layer ``name``, so one layer holds both)."""
     if cut == block:
         return key
-    piece = (f"{name}-piece", len(graph))
-    graph[piece] = (operator.getitem, key, box_slices(shift(cut, tuple(-lo for lo, _ in block))))
-    return piece
+    view = (f"{name}-piece", len(graph))
+    graph[view] = (operator.getitem, key, box_slices(shift(cut, tuple(-lo for lo, _ in block))))
+    return view
+
+
+def block_task(
+    pieces: list[tuple[Box, Any]], shape: tuple[int, ...], dtype: Any, backend: ChunkBackend
+) -> Any:
+    """The task of a new block of ``shape`` made of ``pieces`` ((box in the block, key)
+    covering it): the one piece's key itself (no task), else one task assembling them."""
+    if len(pieces) == 1:
+        return pieces[0][1]
+    boxes = tuple(local for local, _ in pieces)
+    return (assemble_block, backend, dtype, shape, boxes, *(key for _, key in pieces))

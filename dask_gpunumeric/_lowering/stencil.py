@@ -7,7 +7,8 @@ no copy); any other cut is a *slab task* (``block[-d:, :]``: a view, and the onl
 crosses workers). Two layers: ``<name>-slab`` (the slabs) and ``<name>`` (one compute task
 per output block; a block the write does not touch is the old block's key itself).
 Works for any chunkings; when the bases are chunked like the output, the slabs are exactly
-the ghost cells.
+the ghost cells. A read past a base's end (a roll's) wraps around: its slab is cut from
+the block at the other end and handed to the block task as lying past the end.
 """
 
 from __future__ import annotations
@@ -76,16 +77,41 @@ def shifted_chunks(chunks: tuple[int, ...], start: int, extent: int) -> tuple[in
     return merge_slivers(tuple(b - a for a, b in itertools.pairwise(edges)))
 
 
-def cuts(node: Stencil, base: int, written: Box, edges: Edges) -> dict[tuple[int, ...], Box]:
-    """Per block of ``base`` that the accesses read for ``written``: the box read there."""
-    found: dict[tuple[int, ...], list[Box]] = {}
+Cut = tuple[tuple[int, ...], tuple[int, ...]]  # a block of a base, the period it is read at
+
+
+def cuts(node: Stencil, base: int, written: Box, edges: Edges) -> dict[Cut, Box]:
+    """Per block of ``base`` that the accesses read for ``written``, and per period it is
+    read at (how far the read is from the base itself: a roll's read past an end wraps
+    around), the box read there, in the base's coordinates."""
+    shape = tuple(axis_edges[-1] for axis_edges in edges)
+    found: dict[Cut, list[Box]] = {}
     for access in node.accesses:
         if access.base != base:
             continue
-        box = read_box(access, written)
-        for index in blocks_meeting(edges, box):
-            found.setdefault(index, []).append(intersect(box, block_box(edges, index)))
-    return {index: bounding(boxes) for index, boxes in found.items()}
+        for box, period in wrapped(read_box(access, written), shape):
+            for index in blocks_meeting(edges, box):
+                found.setdefault((index, period), []).append(
+                    intersect(box, block_box(edges, index))
+                )
+    return {cut: bounding(boxes) for cut, boxes in found.items()}
+
+
+def wrapped(box: Box, shape: tuple[int, ...]) -> list[tuple[Box, tuple[int, ...]]]:
+    """``box`` (of a base of ``shape``, possibly past its ends) as boxes inside the base,
+    each with the period that moves it back: ``(-1, 3)`` of 10 is ``(9, 10)`` at -10 and
+    ``(0, 3)`` at 0."""
+    per_axis = []
+    for (low, high), n in zip(box, shape, strict=True):
+        parts = []
+        for turn in range(low // n, -(-high // n)):
+            start, stop = max(low, turn * n), min(high, (turn + 1) * n)
+            parts.append(((start - turn * n, stop - turn * n), turn * n))
+        per_axis.append(parts)
+    return [
+        (tuple(part for part, _ in parts), tuple(period for _, period in parts))
+        for parts in itertools.product(*per_axis)
+    ]
 
 
 def slab_layer_name(node: Stencil) -> str:
@@ -129,9 +155,9 @@ class _Layers:
         keys: list[Any] = []
         pieces = []
         for base in sorted({a.base for a in node.accesses}):
-            for block, cut in cuts(node, base, written, self.edges[base]).items():
+            for (block, period), cut in cuts(node, base, written, self.edges[base]).items():
                 keys.append(self.piece(base, block, cut))
-                pieces.append((base, cut))
+                pieces.append((base, shift(cut, period)))  # where the block reads it
         whole = tuple((0, n) for n in box_shape(box))
         within = whole
         if node.writes:

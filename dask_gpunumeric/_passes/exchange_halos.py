@@ -14,7 +14,11 @@ After (one node; its only child is ``grid``)::
             accesses=(grid@(1, 1), grid@(0, 1), grid@(1, 2), grid@(1, 0), grid@(2, 1)),
             anchor=grid, origin=(1, 1), extent=(N, N), writes=True)
 
-A program input that is not a step-1 shifted view (a full array, a broadcast operand)
+A roll (``np.roll(u, 1, 0)``, by at most ``max_depth``) is a shifted read of the rolled
+array that wraps around its ends: the periodic heat step
+``u + 0.1 * (np.roll(u, 1, 0) + np.roll(u, -1, 0) + ... - 4 * u)`` becomes one stencil of
+``u`` read at (0, 0), (-1, 0), (1, 0), ... whose edge blocks' ghost slabs come from the
+opposite edge. A program input that is neither (a full array, a broadcast operand)
 is a base of its own read at offset 0. Preconditions are listed one per line in
 ``can_write_through`` and ``is_stencil``.
 """
@@ -28,6 +32,7 @@ from .._ir.elementwise import Elementwise
 from .._ir.expr import Expr
 from .._ir.fused import FusedElementwise
 from .._ir.indexing import Region, SetItem, Slice
+from .._ir.rolling import Roll
 from .._ir.scalar_program import ScalarProgram
 from .._ir.stencil import Access, Stencil
 from .rebuild import count_uses, keep, rebuild
@@ -92,10 +97,18 @@ def _program(node: Expr) -> tuple[ScalarProgram, list[Expr]] | None:
 
 def _leaf(node: Expr, shape: tuple[int, ...]) -> Leaf:
     """How a program input reads its base: a step-1 view of the output's shape is a shifted
-    read of the sliced array; anything else is read whole (broadcast axes as ``None``)."""
+    read of the sliced array, a roll of the output's shape one of the rolled array that
+    wraps around its ends (``np.roll(u, 1, 0)`` reads ``u`` at -1: row -1 is its last);
+    anything else is read whole (broadcast axes as ``None``)."""
     if isinstance(node, Slice) and node.shape == shape and is_step_one(node.region, node.ndim):
         starts = tuple(a[0] for a in node.region.axes)  # type: ignore[index]
         return node.children[0], starts, True
+    if isinstance(node, Roll) and node.shape == shape:
+        rolled = [0] * node.ndim
+        for axis, roll in zip(node.axes, node.shifts, strict=True):
+            length = node.shape[axis]
+            rolled[axis] = -roll if 2 * roll <= length else length - roll  # the nearer way
+        return node.children[0], tuple(rolled), True
     lead = len(shape) - node.ndim
     starts = tuple(None if n == 1 and shape[lead + a] != 1 else 0 for a, n in enumerate(node.shape))
     return node, starts, False
@@ -119,7 +132,7 @@ def _stencil(
         bases.setdefault(base.number, base)
     order = list(bases)
     accesses = tuple(Access(order.index(base.number), starts) for base, starts, _ in leaves)
-    anchor = _anchor(accesses, write, value.ndim)
+    anchor = _anchor(accesses, write, value.shape, [base.shape for base in bases.values()])
     if anchor is None or not is_shallow(accesses, anchor, max_depth):
         return None
     stencil = Stencil(
@@ -138,16 +151,24 @@ def _stencil(
 Anchor = tuple[int, tuple[int, ...]]  # a base, and where output element 0 sits in it
 
 
-def _anchor(accesses: tuple[Access, ...], write: SetItem | None, ndim: int) -> Anchor | None:
+def _anchor(
+    accesses: tuple[Access, ...],
+    write: SetItem | None,
+    shape: tuple[int, ...],
+    base_shapes: list[tuple[int, ...]],
+) -> Anchor | None:
     """Where the output sits: the written box, or the middle of the accesses of the base
-    read most often with the output's dimensions (its blocks become the output's)."""
+    read most often with the output's dimensions (its blocks become the output's), moved
+    inside that base where rolls' reads put the middle past its ends."""
     if write is not None:
         return 0, tuple(a[0] for a in write.region.axes)  # type: ignore[index]
-    full = [a for a in accesses if len(a.starts) == ndim and None not in a.starts]
+    full = [a for a in accesses if len(a.starts) == len(shape) and None not in a.starts]
     if not full:
         return None
     base = Counter(a.base for a in full).most_common(1)[0][0]
-    return base, _middle([a.starts for a in full if a.base == base])
+    middle = _middle([a.starts for a in full if a.base == base])
+    room = (n - extent for n, extent in zip(base_shapes[base], shape, strict=True))
+    return base, tuple(min(max(m, 0), r) for m, r in zip(middle, room, strict=True))
 
 
 def _middle(starts: list[tuple[int | None, ...]]) -> tuple[int, ...]:

@@ -11,9 +11,10 @@ seed stencil, 3 iterations::
     -> Stencil(f, bases=(grid,), sweeps=3)
 
 Only stencils that write into their one base, read it at fixed shifts (no broadcast
-axis), run the same program (compared by its text, so ``-0.0`` is not ``0.0``) over the
-same box under the same ``dask.annotate`` context are merged, at most ``max_sweeps`` deep
-and only while the halo stays within ``max_depth`` cells.
+axis) inside it (a roll's reads wrap around: not merged), run the same program (compared
+by its text, so ``-0.0`` is not ``0.0``) over the same box under the same
+``dask.annotate`` context are merged, at most ``max_sweeps`` deep and only while the halo
+stays within ``max_depth`` cells.
 """
 
 from __future__ import annotations
@@ -48,12 +49,20 @@ def merge_sweeps(roots: list[Expr], max_sweeps: int, max_depth: int) -> list[Exp
 
 
 def is_sweepable(node: Stencil) -> bool:
-    """A stencil writing into its one base, every read at a fixed shift of the output."""
+    """A stencil writing into its one base, every read at a fixed shift of the output and
+    inside the base."""
     return (
         node.writes
         and len(node.children) == 1
         and all(a.base == 0 and None not in a.starts for a in node.accesses)
         and all(len(a.starts) == node.ndim for a in node.accesses)
+        # no read wraps around the base (a roll's): sweeps read past the window only into
+        # cells no sweep writes
+        and all(
+            0 <= start and start + extent <= n  # type: ignore[operator]
+            for a in node.accesses
+            for start, extent, n in zip(a.starts, node.extent, node.shape, strict=True)
+        )
     )
 
 

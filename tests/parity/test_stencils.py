@@ -187,6 +187,44 @@ def test_periodic_with_roll_written_back(halo: bool) -> None:
     check(program, halo)
 
 
+def test_periodic_written_back_for_more_iterations_than_one_sweep(halo: bool) -> None:
+    """Consecutive written stencils whose reads wrap are not merged into sweeps (a sweep
+    reads past its window only cells nobody writes): still NumPy's after 6 iterations."""
+
+    def program(np: Any) -> Any:
+        u = grid(np, (48, 30), "float64", (16, 30))
+        for _ in range(6):
+            u[...] = u + 0.2 * (np.roll(u, 1, 0) + np.roll(u, -1, 1) - 2 * u)
+        return u
+
+    check(program, halo)
+
+
+@pytest.mark.parametrize(
+    ("shape", "chunks", "shifts", "axes"),
+    [
+        ((40, 30), (13, 7), (1, -1), (0, 1)),  # uneven blocks on both axes
+        ((40, 30), (40, 30), (3, 2), (0, 1)),  # one block: every ghost slab is its own
+        ((12, 9), (2, 4), (5, -3), (0, 1)),  # deeper than a block: slabs of several blocks
+        ((16, 10), (4, 10), (8, 5), (0, 1)),  # half the length: read at -8 and -5
+        ((6, 8, 10), (3, 4, 5), (1, -2, 3), (0, 1, 2)),
+        ((50,), (12,), (-7,), (0,)),
+        ((30, 20), (10, 10), (9, 0), (0, 1)),  # deeper than halo-max-depth: the roll's route
+    ],
+)
+def test_periodic_stencils_of_rolls(
+    halo: bool, shape: tuple[int, ...], chunks: Any, shifts: Any, axes: Any
+) -> None:
+    def program(np: Any) -> Any:
+        u = grid(np, shape, "float64", chunks)
+        total = 2.0 * u
+        for shift, axis in zip(shifts, axes, strict=True):
+            total = total - 0.5 * np.roll(u, shift, axis) + np.roll(u, -shift, axis)
+        return total * np.roll(u, shifts, axes)
+
+    check(program, halo)
+
+
 # ------------------------------------------------------------------------- gradient
 
 
@@ -244,6 +282,41 @@ def test_generated_offset_sets(case: tuple[Any, ...]) -> None:
         if not write_back:
             return value
         u[interior(ndim, depth, depth)] = value
+        return u
+
+    check(program, halo=True)
+
+
+@st.composite
+def roll_cases(draw: st.DrawFn) -> tuple[Any, ...]:
+    """A 2-D grid of any blocks, rolled by a few shifts (some past the halo depth, some
+    longer than the grid), weighted, and written back or not."""
+    shape = (draw(st.integers(2, 14)), draw(st.integers(2, 14)))
+    chunks = tuple(draw(st.integers(1, n)) for n in shape)
+    rolls = draw(
+        st.lists(
+            st.tuples(st.integers(-20, 20), st.integers(-20, 20), st.integers(-2, 2)),
+            min_size=1,
+            max_size=4,
+        )
+    )
+    return shape, chunks, rolls, draw(st.booleans())
+
+
+@settings(max_examples=25, deadline=None)
+@given(case=roll_cases())
+def test_generated_rolls(case: tuple[Any, ...]) -> None:
+    """Halo on (rolls as reads that wrap around) against NumPy and against halo off."""
+    shape, chunks, rolls, write_back = case
+
+    def program(np: Any) -> Any:
+        u = grid(np, shape, "float64", chunks)
+        value = 0.5 * u
+        for rows, columns, weight in rolls:
+            value = value + weight * np.roll(u, (rows, columns), axis=(0, 1))
+        if not write_back:
+            return value
+        u[...] = value
         return u
 
     check(program, halo=True)

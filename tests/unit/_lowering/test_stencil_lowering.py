@@ -14,6 +14,7 @@ import pytest
 import dask_gpunumeric as dnp
 from dask_gpunumeric._kernels import stencil_block as stencil_block_module
 from dask_gpunumeric._kernels.stencil_block import stencil_block
+from dask_gpunumeric._lowering.stencil import wrapped
 from dask_gpunumeric.testing import assert_eq
 
 FIVE_POINT = ((0, 0), (-1, 0), (0, 1), (0, -1), (1, 0))
@@ -79,6 +80,41 @@ def test_one_iteration_is_one_task_per_block_plus_ghost_slabs(offsets: Any) -> N
     for key, task in compute.items():
         whole = [a for a in task[4:] if isinstance(a, tuple) and a[0] in source]
         assert {a[1:] for a in whole} == {key[1:]}
+
+
+def test_a_periodic_step_of_rolls_reads_ghost_slabs_from_the_opposite_edge() -> None:
+    """``u + 0.1 * (rolls of u by one - 4 u)``: one task per block, every block's ghost
+    rows and columns as slabs, those past the grid's edges cut from the other edge."""
+    host = numpy.random.default_rng(3).random((60, 80))
+    u = dnp.array(host, chunks=(20, 40))  # 3 x 2 blocks
+    rolled = [(s, a) for a in (0, 1) for s in (1, -1)]
+    step = u + 0.1 * (sum(dnp.roll(u, s, a) for s, a in rolled) - 4 * u)
+    name, compute, slabs, collection = layers(step)
+    assert collection.chunks == u.to_dask().chunks
+    assert len(compute) == 6 and all(task[0] is stencil_block for task in compute.values())
+    assert not [n for n in collection.__dask_graph__().layers if n.startswith("roll")]
+    # per block two ghost rows of 40 and two ghost columns of 20
+    slab_values = dask.get(collection.__dask_graph__(), list(slabs))
+    assert len(slabs) == 6 * 4 and sum(v.size for v in slab_values) == 6 * (2 * 40 + 2 * 20)
+    source = u.to_dask().name
+    top = compute[(name, 0, 1)]  # its row above is the grid's last row, of block (2, 1)
+    row_above = [slabs[k] for k in top[4:] if k in slabs and slabs[k][1] == (source, 2, 1)]
+    assert [task[2] for task in row_above] == [(slice(19, 20), slice(0, 40))]
+    expected = host + 0.1 * (sum(numpy.roll(host, s, a) for s, a in rolled) - 4 * host)
+    assert_eq(step, expected)
+
+
+def test_wrapped_splits_a_box_past_the_ends_into_boxes_inside() -> None:
+    assert wrapped(((-1, 3), (2, 5)), (10, 5)) == [
+        (((9, 10), (2, 5)), (-10, 0)),
+        (((0, 3), (2, 5)), (0, 0)),
+    ]
+    assert wrapped(((8, 12),), (10,)) == [(((8, 10),), (0,)), (((0, 2),), (10,))]
+    assert wrapped(((-3, 7),), (4,)) == [
+        (((1, 4),), (-4,)),
+        (((0, 4),), (0,)),
+        (((0, 3),), (4,)),
+    ]
 
 
 def test_corner_slabs_only_where_diagonal_offsets_read_them() -> None:

@@ -77,12 +77,18 @@ def int_grid_float_write(xp: Any, a: Any) -> None:
     return grid
 
 
+def periodic_heat(xp: Any, u: Any) -> Any:
+    rolls = xp.roll(u, 1, 0) + xp.roll(u, -1, 0) + xp.roll(u, 1, 1) + xp.roll(u, -1, 1)
+    return u + 0.1 * (rolls - 4 * u)
+
+
 def gradient(xp: Any, a: Any) -> Any:
     return xp.gradient(a, axis=0)
 
 
 Case = tuple[Callable[..., Any], tuple[int, ...], tuple[int, ...]]
 CASES: list[Case] = [
+    (periodic_heat, (24, 30), (7, 11)),
     (seed, (24, 30), (7, 11)),
     (nine_point, (26, 22), (9, 8)),
     (seven_point, (12, 13, 14), (5, 6, 7)),
@@ -146,6 +152,32 @@ def test_other_expressions_are_left_alone(build: Callable[[Any], Any]) -> None:
     result = build(dnp.array(host, chunks=25))
     assert not stencils_in(result)
     assert_eq(result, build(host))
+
+
+def test_rolls_are_reads_that_wrap_around_their_base() -> None:
+    u = dnp.array(numpy.zeros((20, 30)), chunks=(10, 15))
+    (stencil,) = stencils_in(periodic_heat(dnp, u))
+    assert not stencil.writes and stencil.origin == (0, 0) and stencil.extent == (20, 30)
+    assert stencil.children == (u._read(),)  # the rolled array itself, no Roll node
+    # u (read twice by the program, one input) and its four rolls
+    assert sorted(a.starts for a in stencil.accesses) == [(-1, 0), (0, -1), (0, 0), (0, 1), (1, 0)]
+    # a roll reads the nearer way round: by 19 of 20 rows is a read one row on
+    (other,) = stencils_in(dnp.roll(u, (19, 3), (0, 1)) - u)
+    assert sorted(a.starts for a in other.accesses) == [(0, 0), (1, -3)]
+
+
+def test_rolls_deeper_than_halo_max_depth_are_left_alone() -> None:
+    u = dnp.array(numpy.zeros((40, 30)), chunks=(10, 15))
+    assert not stencils_in(dnp.roll(u, 9, 0) + u)
+    assert stencils_in(dnp.roll(u, 8, 0) + u)
+    assert not stencils_in(dnp.roll(u, 15, 1) * u)
+
+
+def test_an_anchor_on_rolls_alone_stays_inside_its_base() -> None:
+    u = dnp.array(numpy.zeros((20, 30)), chunks=(10, 15))
+    (stencil,) = stencils_in(dnp.roll(u, 1, 0) + dnp.roll(u, (2, 3), (0, 1)))
+    assert stencil.origin == (0, 0)  # the accesses' middle (-2, -2) is past the base's start
+    assert stencil.shape == (20, 30)
 
 
 def test_a_value_read_twice_is_computed_once_as_a_new_array() -> None:

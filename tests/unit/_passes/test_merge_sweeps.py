@@ -76,6 +76,20 @@ def test_a_loop_merges_into_nodes_of_at_most_halo_sweeps() -> None:
         assert sweeps_of(grid) == [2] * 5
 
 
+def test_written_stencils_reading_around_the_base_are_not_merged() -> None:
+    """A roll's reads wrap around the base: a sweep would read cells the sweep before it
+    wrote on the other side (sweeps assume reads past the window are of fixed cells)."""
+
+    def run(xp: Any) -> Any:
+        u = grid_of(xp, (24, 18), (8, 9))
+        for _ in range(5):
+            u[...] = u + 0.2 * (xp.roll(u, 1, 0) + xp.roll(u, -1, 1) - 2 * u)
+        return u
+
+    assert sweeps_of(run(dnp)) == [1] * 5
+    assert_eq(run(dnp), run(numpy))
+
+
 def test_a_version_read_elsewhere_ends_a_chain() -> None:
     def run(xp: Any) -> tuple[Any, Any]:
         grid = iterate(xp, grid_of(xp, (20, 20), (7, 7)), FIVE_POINT, 3)
