@@ -3,6 +3,8 @@ and ``matmul``."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy
 
 from .expr import Expr
@@ -35,8 +37,7 @@ class Matmul(Expr):
 
     def __init__(self, left: Expr, right: Expr) -> None:
         shape = matmul_shape(left.shape, right.shape)
-        dtype = numpy.asarray(numpy.matmul(_unit(left), _unit(right))).dtype
-        super().__init__(shape, dtype, (left, right))
+        super().__init__(shape, _matmul_dtype(left.dtype, right.dtype), (left, right))
 
 
 def matmul_shape(left: tuple[int, ...], right: tuple[int, ...]) -> tuple[int, ...]:
@@ -61,5 +62,9 @@ def matmul_shape(left: tuple[int, ...], right: tuple[int, ...]) -> tuple[int, ..
     return shape
 
 
-def _unit(operand: Expr) -> numpy.ndarray:
-    return numpy.ones((1,) * operand.ndim, dtype=operand.dtype)
+@functools.lru_cache(maxsize=256)
+def _matmul_dtype(left: numpy.dtype, right: numpy.dtype) -> numpy.dtype:
+    """NumPy's result dtype for ``left @ right`` (its error where it has none), probed once
+    per pair: a solver builds a product per iteration."""
+    units = numpy.ones(1, dtype=left), numpy.ones(1, dtype=right)
+    return numpy.asarray(numpy.matmul(*units)).dtype
