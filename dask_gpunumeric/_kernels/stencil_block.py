@@ -12,6 +12,11 @@ cover from the old block, and runs the fused program into the rest:
   array assembled from the pieces it straddles.
 
 So a block is read once and written once; only rim-sized copies are made.
+
+A stepped stencil (``StencilSpec.steps``, red-black's ``u[1::2, 2::2] = ...``) writes a
+lattice of the block: the block is first the old block whole, then the program runs in
+output indices as above, over strided views of the pieces, into a strided view of the
+block (so never the flat route, whose views are contiguous ranges).
 """
 
 from __future__ import annotations
@@ -24,27 +29,46 @@ import numpy
 from .._backends.base import ChunkBackend
 from .._ir.scalar_program import ScalarProgram
 from .._ir.stencil import Access
-from .boxes import Box, bounding, box_shape, contains, difference, intersect, local, slices
+from .boxes import (
+    Box,
+    Steps,
+    bounding,
+    box_shape,
+    contains,
+    difference,
+    intersect,
+    lattice_shape,
+    local,
+    slices,
+    strided,
+)
 
 Pieces = dict[int, list[tuple[Box, Any]]]  # base -> (box in base coordinates, array)
 
 
 @dataclass(frozen=True)
 class StencilSpec:
-    """What every block of one stencil computes (shared by its tasks)."""
+    """What every block of one stencil computes (shared by its tasks); ``steps`` are the
+    output axes' (``Stencil.steps``)."""
 
     program: ScalarProgram
     accesses: tuple[Access, ...]
     dtype: numpy.dtype
     ndim: int
+    steps: Steps
+
+    @property
+    def is_stepped(self) -> bool:
+        return any(step != 1 for step in self.steps)
 
 
 @dataclass(frozen=True)
 class BlockPlan:
-    """One output block: its shape, the box of it the program writes (block-local), that
-    box's low corner in output coordinates, whether the old block comes first among the
-    arguments (cells outside ``written`` are copied from it), and the base and box (base
-    coordinates) of each further argument."""
+    """One output block: its shape, the box of it the program writes (block-local; of a
+    stepped stencil, the box from its first written cell to its last, every ``steps``-th
+    cell of it written), the first written cell's index in the output, whether the old
+    block comes first among the arguments (cells the program leaves are copied from it),
+    and the base and box (base coordinates) of each further argument."""
 
     shape: tuple[int, ...]
     written: Box
@@ -53,11 +77,18 @@ class BlockPlan:
     pieces: tuple[tuple[int, Box], ...]
 
 
-def read_box(access: Access, box: Box) -> Box:
-    """The box of its base that ``access`` reads for the output ``box``."""
+def read_box(access: Access, box: Box, steps: Steps) -> Box:
+    """The box of its base that ``access`` reads for the output ``box`` (non-empty): from
+    the cell read for its first element to just past the one read for its last (every
+    ``steps``-th cell of it read)."""
     lead = len(box) - len(access.starts)
     return tuple(
-        (0, 1) if start is None else (box[lead + a][0] + start, box[lead + a][1] + start)
+        (0, 1)
+        if start is None
+        else (
+            start + steps[lead + a] * box[lead + a][0],
+            start + steps[lead + a] * (box[lead + a][1] - 1) + 1,
+        )
         for a, start in enumerate(access.starts)
     )
 
@@ -65,18 +96,24 @@ def read_box(access: Access, box: Box) -> Box:
 def stencil_block(backend: ChunkBackend, spec: StencilSpec, plan: BlockPlan, *arrays: Any) -> Any:
     """The output block ``plan`` describes (see the module docstring): the interior first
     (the flat route may write scratch values around it), then the cells the write leaves,
-    then the rim."""
+    then the rim. A stepped stencil's block is the old block first, the lattice then."""
     out = backend.empty_block(plan.shape, spec.dtype)
     given = list(arrays)
     old = given.pop(0) if plan.copies_old else None
     pieces: Pieces = {}
     for (base, box), array in zip(plan.pieces, given, strict=True):
         pieces.setdefault(base, []).append((box, array))
+    if old is not None and spec.is_stepped:  # the written cells are interleaved with it
+        out[...] = old
     # Write targets are views: ``+ (Ellipsis,)`` keeps a 0-d block's ``out[()]`` a view
     # (without it NumPy returns a scalar copy, the writes are lost and the block keeps
     # whatever its pooled buffer held before).
-    target = out[slices(plan.written) + (Ellipsis,)]
-    whole = tuple((o, o + n) for o, n in zip(plan.origin, box_shape(plan.written), strict=True))
+    block = tuple((0, n) for n in plan.shape)
+    target = out[strided(plan.written, block, spec.steps) + (Ellipsis,)]
+    whole = tuple(
+        (o, o + n)
+        for o, n in zip(plan.origin, lattice_shape(plan.written, spec.steps), strict=True)
+    )
     inner, homes = interior(spec, pieces, whole)
     rim = [whole]
     if inner is not None:
@@ -84,8 +121,8 @@ def stencil_block(backend: ChunkBackend, spec: StencilSpec, plan: BlockPlan, *ar
             views = operands(backend, spec, pieces, inner)
             evaluate_into(backend, spec, views, target[local(inner, whole) + (Ellipsis,)])
         rim = difference(whole, inner)
-    if old is not None:
-        for box in difference(tuple((0, n) for n in plan.shape), plan.written):
+    if old is not None and not spec.is_stepped:
+        for box in difference(block, plan.written):
             out[slices(box)] = old[slices(box)]
     for box in rim:
         views = operands(backend, spec, pieces, box)
@@ -101,9 +138,14 @@ def flat_interior(
     block, the fastest form for numexpr and a GPU kernel alike. Cells between the
     interior's rows but outside it get scratch values, overwritten afterwards. Only for
     evaluators that never warn (scratch cells must not raise NumPy's FP warnings), and
-    blocks laid out alike; returns False (nothing written) otherwise."""
+    blocks laid out alike, and not for a stepped stencil (its views are strided); returns
+    False (nothing written) otherwise."""
     program = spec.program
-    if program.dtype_of(program.outputs[0]) != out.dtype or not backend.evaluates_quietly(program):
+    if (
+        spec.is_stepped
+        or program.dtype_of(program.outputs[0]) != out.dtype
+        or not backend.evaluates_quietly(program)
+    ):
         return False
     first = [
         low - o + w for (low, _), o, (w, _) in zip(inner, plan.origin, plan.written, strict=True)
@@ -155,13 +197,14 @@ def compiled_into(backend: ChunkBackend, spec: StencilSpec, views: list[Any], ta
 
 def interior(spec: StencilSpec, pieces: Pieces, whole: Box) -> tuple[Box | None, Pieces]:
     """The largest box of ``whole`` where every access reads inside one piece of its base
-    (the piece it reads most of: its home, also returned), or None when that box is empty."""
+    (the piece it reads most of: its home, also returned), or None when that box is empty.
+    Boxes of output indices: an access reads its base at ``start + step * k``."""
     low = [a for a, _ in whole]
     high = [b for _, b in whole]
     homes: Pieces = {}
     for base, available in pieces.items():
         mine = [a for a in spec.accesses if a.base == base]
-        needed = bounding([read_box(a, whole) for a in mine])
+        needed = bounding([read_box(a, whole, spec.steps) for a in mine])
         homes[base] = [max(available, key=lambda p: _volume(intersect(p[0], needed)))]
         home = homes[base][0][0]
         lead = spec.ndim - len(home)
@@ -171,8 +214,9 @@ def interior(spec: StencilSpec, pieces: Pieces, whole: Box) -> tuple[Box | None,
                     if not home[axis][0] <= 0 < home[axis][1]:
                         return None, homes
                     continue
-                low[lead + axis] = max(low[lead + axis], home[axis][0] - start)
-                high[lead + axis] = min(high[lead + axis], home[axis][1] - start)
+                step = spec.steps[lead + axis]  # k with home low <= start + step * k < home high
+                low[lead + axis] = max(low[lead + axis], -((start - home[axis][0]) // step))
+                high[lead + axis] = min(high[lead + axis], (home[axis][1] - 1 - start) // step + 1)
     if any(b <= a for a, b in zip(low, high, strict=True)):
         return None, homes
     return tuple(zip(low, high, strict=True)), homes
@@ -187,12 +231,19 @@ def operands(backend: ChunkBackend, spec: StencilSpec, pieces: Pieces, box: Box)
     base (a piece itself when it holds everything read, else assembled from the pieces)."""
     regions: dict[int, tuple[Box, Any]] = {}
     for base in pieces:
-        needed = bounding([read_box(a, box) for a in spec.accesses if a.base == base])
+        reads = [read_box(a, box, spec.steps) for a in spec.accesses if a.base == base]
+        needed = bounding(reads)
         regions[base] = (needed, region_from_pieces(backend, pieces[base], needed))
     views = []
     for access in spec.accesses:
         needed, array = regions[access.base]
-        views.append(array[local(read_box(access, box), needed) + (Ellipsis,)])
+        lead = spec.ndim - len(access.starts)
+        steps = tuple(
+            1 if start is None else step
+            for start, step in zip(access.starts, spec.steps[lead:], strict=True)
+        )
+        read = read_box(access, box, spec.steps)
+        views.append(array[strided(read, needed, steps) + (Ellipsis,)])
     return views
 
 

@@ -7,7 +7,9 @@ no copy); any other cut is a *slab task* (``block[-d:, :]``: a view, and the onl
 crosses workers). Two layers: ``<name>-slab`` (the slabs) and ``<name>`` (one compute task
 per output block; a block the write does not touch is the old block's key itself).
 Works for any chunkings; when the bases are chunked like the output, the slabs are exactly
-the ghost cells.
+the ghost cells. A stepped stencil's block writes the lattice cells ``origin + steps * k``
+it holds; its first one sits at an odd or even offset in the block, wherever the block
+starts, and a block holding none is the old block's key.
 """
 
 from __future__ import annotations
@@ -31,6 +33,9 @@ from .._kernels.boxes import (
     box_shape,
     intersect,
     is_empty,
+    lattice_cells,
+    lattice_indices,
+    lattice_shape,
     shift,
     slices,
 )
@@ -48,14 +53,13 @@ def output_blocks(node: Stencil, anchor_chunks: Chunks) -> tuple[Chunks, list[Bl
     """The result's chunks, and per block: its index, its box in the result and the box
     the program writes there in output coordinates (None: not written)."""
     if node.writes:
-        window = tuple((s, s + n) for s, n in zip(node.origin, node.extent, strict=True))
+        extent = tuple((0, n) for n in node.extent)
         edges = boundaries(anchor_chunks)
         blocks = []
         for index in blocks_meeting(edges, tuple((0, n) for n in node.shape)):
             box = block_box(edges, index)
-            part = intersect(box, window)
-            written = None if is_empty(part) else shift(part, tuple(-s for s in node.origin))
-            blocks.append((index, box, written))
+            part = lattice_indices(box, node.origin, node.steps, extent)
+            blocks.append((index, box, None if is_empty(part) else part))
         return anchor_chunks, blocks
     chunks = tuple(
         shifted_chunks(c, s, n)
@@ -82,7 +86,7 @@ def cuts(node: Stencil, base: int, written: Box, edges: Edges) -> dict[tuple[int
     for access in node.accesses:
         if access.base != base:
             continue
-        box = read_box(access, written)
+        box = read_box(access, written, node.steps)
         for index in blocks_meeting(edges, box):
             found.setdefault(index, []).append(intersect(box, block_box(edges, index)))
     return {index: bounding(boxes) for index, boxes in found.items()}
@@ -102,7 +106,9 @@ class _Layers:
 
     def __init__(self, node: Stencil, inputs: list[da.Array], backend: ChunkBackend) -> None:
         self.node, self.inputs, self.backend = node, inputs, backend
-        self.spec = StencilSpec(node.program, node.accesses, node.dtype, len(node.extent))
+        self.spec = StencilSpec(
+            node.program, node.accesses, node.dtype, len(node.extent), node.steps
+        )
         self.edges = [boundaries(array.chunks) for array in inputs]
         self.slab_name = slab_layer_name(node)
         self.slabs: dict[Any, Any] = {}
@@ -134,14 +140,14 @@ class _Layers:
                 pieces.append((base, cut))
         whole = tuple((0, n) for n in box_shape(box))
         within = whole
-        if node.writes:
-            within = shift(
-                written, tuple(s - low for s, (low, _) in zip(node.origin, box, strict=True))
-            )
-        if within != whole:  # cells the write leaves: copied from the old block
+        if node.writes:  # the written cells, block-local
+            cells = lattice_cells(written, node.origin, node.steps)
+            within = shift(cells, tuple(-low for low, _ in box))
+        copies_old = lattice_shape(within, node.steps) != box_shape(box)
+        if copies_old:  # cells the write leaves: copied from the old block
             keys.insert(0, (self.inputs[node.anchor].name, *index))
         origin = tuple(low for low, _ in written)
-        plan = BlockPlan(box_shape(box), within, origin, within != whole, tuple(pieces))
+        plan = BlockPlan(box_shape(box), within, origin, copies_old, tuple(pieces))
         self.tasks[(node.name, *index)] = (stencil_block, self.backend, self.spec, plan, *keys)
 
     def add_sweeps_block(self, index: tuple[int, ...], box: Box, written: Box) -> None:
