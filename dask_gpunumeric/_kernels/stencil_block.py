@@ -13,10 +13,9 @@ cover from the old block, and runs the fused program into the rest:
 
 So a block is read once and written once; only rim-sized copies are made.
 
-A stepped stencil (``StencilSpec.steps``, red-black's ``u[1::2, 2::2] = ...``) writes a
-lattice of the block: the block is first the old block whole, then the program runs in
-output indices as above, over strided views of the pieces, into a strided view of the
-block (so never the flat route, whose views are contiguous ranges).
+A stepped stencil (``StencilSpec.steps``, red-black's ``u[1::2, 2::2] = ...``) has its
+own task body, ``stencil_lattice.lattice_block``; the helpers here (``interior``,
+``operands``, ``read_box``) work in output indices for both.
 """
 
 from __future__ import annotations
@@ -37,7 +36,6 @@ from .boxes import (
     contains,
     difference,
     intersect,
-    lattice_shape,
     local,
     slices,
     strided,
@@ -96,24 +94,14 @@ def read_box(access: Access, box: Box, steps: Steps) -> Box:
 def stencil_block(backend: ChunkBackend, spec: StencilSpec, plan: BlockPlan, *arrays: Any) -> Any:
     """The output block ``plan`` describes (see the module docstring): the interior first
     (the flat route may write scratch values around it), then the cells the write leaves,
-    then the rim. A stepped stencil's block is the old block first, the lattice then."""
+    then the rim. Steps of 1 only (a stepped stencil's is ``lattice_block``)."""
     out = backend.empty_block(plan.shape, spec.dtype)
-    given = list(arrays)
-    old = given.pop(0) if plan.copies_old else None
-    pieces: Pieces = {}
-    for (base, box), array in zip(plan.pieces, given, strict=True):
-        pieces.setdefault(base, []).append((box, array))
-    if old is not None and spec.is_stepped:  # the written cells are interleaved with it
-        out[...] = old
+    old, pieces = split_arguments(plan, arrays)
     # Write targets are views: ``+ (Ellipsis,)`` keeps a 0-d block's ``out[()]`` a view
     # (without it NumPy returns a scalar copy, the writes are lost and the block keeps
     # whatever its pooled buffer held before).
-    block = tuple((0, n) for n in plan.shape)
-    target = out[strided(plan.written, block, spec.steps) + (Ellipsis,)]
-    whole = tuple(
-        (o, o + n)
-        for o, n in zip(plan.origin, lattice_shape(plan.written, spec.steps), strict=True)
-    )
+    target = out[slices(plan.written) + (Ellipsis,)]
+    whole = tuple((o, o + n) for o, n in zip(plan.origin, box_shape(plan.written), strict=True))
     inner, homes = interior(spec, pieces, whole)
     rim = [whole]
     if inner is not None:
@@ -121,13 +109,24 @@ def stencil_block(backend: ChunkBackend, spec: StencilSpec, plan: BlockPlan, *ar
             views = operands(backend, spec, pieces, inner)
             evaluate_into(backend, spec, views, target[local(inner, whole) + (Ellipsis,)])
         rim = difference(whole, inner)
-    if old is not None and not spec.is_stepped:
-        for box in difference(block, plan.written):
+    if old is not None:
+        for box in difference(tuple((0, n) for n in plan.shape), plan.written):
             out[slices(box)] = old[slices(box)]
     for box in rim:
         views = operands(backend, spec, pieces, box)
         evaluate_into(backend, spec, views, target[local(box, whole) + (Ellipsis,)])
     return out
+
+
+def split_arguments(plan: BlockPlan, arrays: tuple[Any, ...]) -> tuple[Any, Pieces]:
+    """A block task's arguments: the old block (None when the plan copies none) and the
+    pieces of each base."""
+    given = list(arrays)
+    old = given.pop(0) if plan.copies_old else None
+    pieces: Pieces = {}
+    for (base, box), array in zip(plan.pieces, given, strict=True):
+        pieces.setdefault(base, []).append((box, array))
+    return old, pieces
 
 
 def flat_interior(
@@ -138,14 +137,9 @@ def flat_interior(
     block, the fastest form for numexpr and a GPU kernel alike. Cells between the
     interior's rows but outside it get scratch values, overwritten afterwards. Only for
     evaluators that never warn (scratch cells must not raise NumPy's FP warnings), and
-    blocks laid out alike, and not for a stepped stencil (its views are strided); returns
-    False (nothing written) otherwise."""
+    blocks laid out alike; returns False (nothing written) otherwise."""
     program = spec.program
-    if (
-        spec.is_stepped
-        or program.dtype_of(program.outputs[0]) != out.dtype
-        or not backend.evaluates_quietly(program)
-    ):
+    if program.dtype_of(program.outputs[0]) != out.dtype or not backend.evaluates_quietly(program):
         return False
     first = [
         low - o + w for (low, _), o, (w, _) in zip(inner, plan.origin, plan.written, strict=True)

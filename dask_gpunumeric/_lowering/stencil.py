@@ -5,7 +5,9 @@ the new array), each base contributes the boxes the block's accesses read, cut a
 base's blocks. A cut that is a whole block is passed as that block's key (the own block,
 no copy); any other cut is a *slab task* (``block[-d:, :]``: a view, and the only data that
 crosses workers). Two layers: ``<name>-slab`` (the slabs) and ``<name>`` (one compute task
-per output block; a block the write does not touch is the old block's key itself).
+per output block, ``stencil_block``, ``lattice_block`` for a stepped write or
+``sweeps_block`` for k sweeps; a block the write does not touch is the old block's key
+itself).
 Works for any chunkings; when the bases are chunked like the output, the slabs are exactly
 the ghost cells. A stepped stencil's block writes the lattice cells ``origin + steps * k``
 it holds; its first one sits at an odd or even offset in the block, wherever the block
@@ -40,6 +42,7 @@ from .._kernels.boxes import (
     slices,
 )
 from .._kernels.stencil_block import BlockPlan, StencilSpec, read_box, stencil_block
+from .._kernels.stencil_lattice import lattice_block
 from .._kernels.stencil_sweeps import SweepPlan, sweep_regions, sweeps_block
 from .layers import Lowering
 from .relayout import merge_slivers
@@ -148,7 +151,8 @@ class _Layers:
             keys.insert(0, (self.inputs[node.anchor].name, *index))
         origin = tuple(low for low, _ in written)
         plan = BlockPlan(box_shape(box), within, origin, copies_old, tuple(pieces))
-        self.tasks[(node.name, *index)] = (stencil_block, self.backend, self.spec, plan, *keys)
+        body = lattice_block if node.is_stepped else stencil_block
+        self.tasks[(node.name, *index)] = (body, self.backend, self.spec, plan, *keys)
 
     def add_sweeps_block(self, index: tuple[int, ...], box: Box, written: Box) -> None:
         """A block of a multi-sweep stencil (one base, boxes in its coordinates): it

@@ -14,6 +14,7 @@ import pytest
 import dask_gpunumeric as dnp
 from dask_gpunumeric._kernels import stencil_block as stencil_block_module
 from dask_gpunumeric._kernels.stencil_block import stencil_block
+from dask_gpunumeric._kernels.stencil_lattice import lattice_block
 from dask_gpunumeric.testing import assert_eq
 
 FIVE_POINT = ((0, 0), (-1, 0), (0, 1), (0, -1), (1, 0))
@@ -218,11 +219,11 @@ def test_red_black_half_sweep_is_one_task_per_block() -> None:
     names = list(collection.__dask_graph__().layers)
     assert not [n for n in names if n.startswith(("getitem", "relayout", "elementwise", "setitem"))]
     assert len(compute) == 10
-    untouched = {key[1:] for key, task in compute.items() if task[0] is not stencil_block}
+    untouched = {key[1:] for key, task in compute.items() if task[0] is not lattice_block}
     assert untouched == {(1, 0), (1, 1)}
-    first_rows = {task[3].written[0][0] for task in compute.values() if task[0] is stencil_block}
-    assert first_rows == {0, 1}
-    assert all(task[3].copies_old for task in compute.values() if task[0] is stencil_block)
+    plans = [task[3] for task in compute.values() if task[0] is lattice_block]
+    assert {plan.written[0][0] for plan in plans} == {0, 1}  # a block's first written row
+    assert all(plan.copies_old for plan in plans)
     assert_eq(grid, expected)
     general = dnp.array(host, chunks=chunks)
     half_sweep(general, 1, 2)
