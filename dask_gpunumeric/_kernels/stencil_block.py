@@ -55,10 +55,6 @@ class StencilSpec:
     ndim: int
     steps: Steps
 
-    @property
-    def is_stepped(self) -> bool:
-        return any(step != 1 for step in self.steps)
-
 
 @dataclass(frozen=True)
 class BlockPlan:
