@@ -102,6 +102,14 @@ class ChunkBackend:
         (so it may compute scratch cells, as a stencil's flat interior does)."""
         return True
 
+    @property
+    def band_bytes(self) -> int | None:
+        """How many bytes of a block's leading rows a kernel that passes over the block
+        twice (a stepped stencil: the old block copied, then a lattice written into it)
+        takes at a time, so that its second pass finds them in cache; None: the whole
+        block per pass (a device runs one kernel over it)."""
+        return None
+
     def compiled_loop(self, program: ScalarProgram, elements: int) -> Kernel | None:
         """A compiled loop ``kernel(*flat_inputs, flat_out)`` for ``program`` over blocks of
         ``elements``, or None: ``evaluate_program`` is then the way (it is one kernel on a

@@ -1,9 +1,10 @@
 """NumPy chunks on the host: the CPU backend.
 
-It does two things better than the defaults: blocks a kernel writes whole come from a
-pool of released host buffers (``host_buffers``: no first touch of fresh pages), and the
+It does three things better than the defaults: blocks a kernel writes whole come from a
+pool of released host buffers (``host_buffers``: no first touch of fresh pages), the
 flat interiors and sweeps of large stencil blocks run compiled loops once the program is
-hot (``compiled_loops``, Numba), else the CPU evaluator (numexpr or a tiled ufunc chain).
+hot (``compiled_loops``, Numba), else the CPU evaluator (numexpr or a tiled ufunc chain),
+and a kernel passing over a block twice (a stepped stencil's) goes in cache-sized bands.
 """
 
 from __future__ import annotations
@@ -16,6 +17,11 @@ from .._codegen import cpu
 from .._ir.scalar_program import ScalarProgram
 from . import compiled_loops, host_buffers
 from .base import ChunkBackend, Kernel
+
+# A core's L2 cache here (1 MiB): one red-black block of n=4000 (2001 x 4002) took 11.7 ms
+# in one pass, 8.3 ms in bands of 1 MiB, 9-10 ms in bands of 256 KiB to 2 MiB (one thread;
+# two blocks on two threads 30 -> 18 ms), and 15 ms in 64 KiB bands (a call per band).
+BAND_BYTES: int | None = 1 << 20
 
 
 class NumpyBackend(ChunkBackend):
@@ -48,6 +54,11 @@ class NumpyBackend(ChunkBackend):
 
     def evaluates_quietly(self, program: ScalarProgram) -> bool:
         return cpu.evaluates_quietly(program)
+
+    @property
+    def band_bytes(self) -> int | None:
+        """``BAND_BYTES``: about a core's L2 cache."""
+        return BAND_BYTES
 
     def compiled_loop(self, program: ScalarProgram, elements: int) -> Kernel | None:
         if elements < compiled_loops.MIN_ELEMENTS:

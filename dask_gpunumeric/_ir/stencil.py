@@ -14,9 +14,10 @@ from .scalar_program import ScalarProgram
 
 @dataclass(frozen=True)
 class Access:
-    """How one program input reads a base: output element ``k`` reads ``base[starts + k]``,
+    """How one program input reads a base: output element ``k`` reads
+    ``base[starts + steps * k]``, ``steps`` the stencil's (all 1 but for a stepped write),
     modulo the base's shape: a read past the base's ends wraps around (only a roll's
-    reads do; a view's stay inside).
+    reads do, in step-1 stencils; a view's stay inside).
 
     ``base`` indexes the stencil's children. ``starts`` has one entry per base axis; the
     base's axes are the output's trailing ones (right-aligned broadcasting), and ``None``
@@ -38,9 +39,23 @@ class Stencil(Expr):
     ``sweeps`` (a written stencil of one base only) applies the write that many times in a
     row, each sweep reading what the one before wrote: ``k`` iterations of a loop, which
     exchange halos ``k`` deep once (``_passes.merge_sweeps``).
+
+    ``steps`` (one per output axis, positive) makes the write a lattice: output element
+    ``k`` is anchor element ``origin + steps * k`` and access ``a`` reads
+    ``a.starts + steps * k`` (``u[1::2, 1::2] = f(u[0::2, 1::2], ...)``, red-black
+    Gauss-Seidel). Only written stencils are stepped; the others have steps of 1.
     """
 
-    __slots__ = ("program", "accesses", "anchor", "origin", "extent", "writes", "sweeps")
+    __slots__ = (
+        "program",
+        "accesses",
+        "anchor",
+        "origin",
+        "extent",
+        "writes",
+        "sweeps",
+        "steps",
+    )
 
     def __init__(
         self,
@@ -52,6 +67,7 @@ class Stencil(Expr):
         writes: bool,
         dtype: Any,
         sweeps: int = 1,
+        steps: tuple[int, ...] | None = None,
     ) -> None:
         shape = bases[anchor[0]].shape if writes else extent
         super().__init__(shape, dtype, bases)
@@ -61,3 +77,9 @@ class Stencil(Expr):
         self.extent = tuple(extent)
         self.writes = writes
         self.sweeps = sweeps
+        self.steps = (1,) * len(self.extent) if steps is None else tuple(steps)
+
+    @property
+    def is_stepped(self) -> bool:
+        """Whether some axis has a step other than 1 (the write is a lattice, not a box)."""
+        return any(step != 1 for step in self.steps)

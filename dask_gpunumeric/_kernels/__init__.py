@@ -16,6 +16,7 @@ compares backend names.
 - ``reductions``, ``lanes``, ``histograms``, ``selection``, ``set_operations``,
   ``chunkwise``: the per-block steps of those operations.
 - ``boxes``: the box arithmetic shared by the client (planning) and the workers.
-- ``stencil_block`` and ``stencil_sweeps``: a stencil's block, one sweep or several.
+- ``stencil_block``, ``stencil_lattice`` and ``stencil_sweeps``: a stencil's block, one
+  sweep, a stepped write's sweep, or several sweeps.
 - ``in_process``: tiny expressions evaluated in the client with these same functions.
 """

@@ -79,3 +79,39 @@ def blocks_meeting(edges: list[tuple[int, ...]], box: Box) -> Iterator[tuple[int
         for axis_edges, (low, high) in zip(edges, box, strict=True)
     ]
     return itertools.product(*ranges)
+
+
+# -- lattices: the cells ``origin + steps * k`` of a stepped write (``u[1::2, 2::2]``) ------
+Steps = tuple[int, ...]
+
+
+def lattice_indices(box: Box, origin: tuple[int, ...], steps: Steps, extent: Box) -> Box:
+    """The indices ``k`` within ``extent`` (a box of them) whose cells ``origin + steps * k``
+    lie in ``box``: each axis from ``ceil((low - origin) / step)``, clipped."""
+    return tuple(
+        (min(max(-((o - low) // s), first), last), min(max(-((o - high) // s), first), last))
+        for (low, high), o, s, (first, last) in zip(box, origin, steps, extent, strict=True)
+    )
+
+
+def lattice_cells(indices: Box, origin: tuple[int, ...], steps: Steps) -> Box:
+    """The smallest box holding the cells ``origin + steps * k`` of the non-empty box of
+    indices ``indices``: from the first cell to just past the last."""
+    return tuple(
+        (o + s * low, o + s * (high - 1) + 1)
+        for (low, high), o, s in zip(indices, origin, steps, strict=True)
+    )
+
+
+def lattice_shape(box: Box, steps: Steps) -> tuple[int, ...]:
+    """How many cells of ``box`` the slices ``low:high:step`` select per axis."""
+    return tuple(-((low - high) // s) for (low, high), s in zip(box, steps, strict=True))
+
+
+def strided(box: Box, origin: Box, steps: Steps) -> tuple[slice, ...]:
+    """The cells ``low:high:step`` of ``box`` as slices of an array that holds ``origin``
+    (``local`` with steps)."""
+    return tuple(
+        slice(low - o, high - o, s)
+        for (low, high), (o, _), s in zip(box, origin, steps, strict=True)
+    )

@@ -12,6 +12,10 @@ cover from the old block, and runs the fused program into the rest:
   array assembled from the pieces it straddles.
 
 So a block is read once and written once; only rim-sized copies are made.
+
+A stepped stencil (``StencilSpec.steps``, red-black's ``u[1::2, 2::2] = ...``) has its
+own task body, ``stencil_lattice.lattice_block``; the helpers here (``interior``,
+``operands``, ``read_box``) work in output indices for both.
 """
 
 from __future__ import annotations
@@ -24,27 +28,41 @@ import numpy
 from .._backends.base import ChunkBackend
 from .._ir.scalar_program import ScalarProgram
 from .._ir.stencil import Access
-from .boxes import Box, bounding, box_shape, contains, difference, intersect, local, slices
+from .boxes import (
+    Box,
+    Steps,
+    bounding,
+    box_shape,
+    contains,
+    difference,
+    intersect,
+    local,
+    slices,
+    strided,
+)
 
 Pieces = dict[int, list[tuple[Box, Any]]]  # base -> (box in base coordinates, array)
 
 
 @dataclass(frozen=True)
 class StencilSpec:
-    """What every block of one stencil computes (shared by its tasks)."""
+    """What every block of one stencil computes (shared by its tasks); ``steps`` are the
+    output axes' (``Stencil.steps``)."""
 
     program: ScalarProgram
     accesses: tuple[Access, ...]
     dtype: numpy.dtype
     ndim: int
+    steps: Steps
 
 
 @dataclass(frozen=True)
 class BlockPlan:
-    """One output block: its shape, the box of it the program writes (block-local), that
-    box's low corner in output coordinates, whether the old block comes first among the
-    arguments (cells outside ``written`` are copied from it), and the base and box (base
-    coordinates) of each further argument."""
+    """One output block: its shape, the box of it the program writes (block-local; of a
+    stepped stencil, the box from its first written cell to its last, every ``steps``-th
+    cell of it written), the first written cell's index in the output, whether the old
+    block comes first among the arguments (cells the program leaves are copied from it),
+    and the base and box (base coordinates) of each further argument."""
 
     shape: tuple[int, ...]
     written: Box
@@ -53,11 +71,18 @@ class BlockPlan:
     pieces: tuple[tuple[int, Box], ...]
 
 
-def read_box(access: Access, box: Box) -> Box:
-    """The box of its base that ``access`` reads for the output ``box``."""
+def read_box(access: Access, box: Box, steps: Steps) -> Box:
+    """The box of its base that ``access`` reads for the output ``box`` (non-empty): from
+    the cell read for its first element to just past the one read for its last (every
+    ``steps``-th cell of it read)."""
     lead = len(box) - len(access.starts)
     return tuple(
-        (0, 1) if start is None else (box[lead + a][0] + start, box[lead + a][1] + start)
+        (0, 1)
+        if start is None
+        else (
+            start + steps[lead + a] * box[lead + a][0],
+            start + steps[lead + a] * (box[lead + a][1] - 1) + 1,
+        )
         for a, start in enumerate(access.starts)
     )
 
@@ -65,13 +90,9 @@ def read_box(access: Access, box: Box) -> Box:
 def stencil_block(backend: ChunkBackend, spec: StencilSpec, plan: BlockPlan, *arrays: Any) -> Any:
     """The output block ``plan`` describes (see the module docstring): the interior first
     (the flat route may write scratch values around it), then the cells the write leaves,
-    then the rim."""
+    then the rim. Steps of 1 only (a stepped stencil's is ``lattice_block``)."""
     out = backend.empty_block(plan.shape, spec.dtype)
-    given = list(arrays)
-    old = given.pop(0) if plan.copies_old else None
-    pieces: Pieces = {}
-    for (base, box), array in zip(plan.pieces, given, strict=True):
-        pieces.setdefault(base, []).append((box, array))
+    old, pieces = split_arguments(plan, arrays)
     # Write targets are views: ``+ (Ellipsis,)`` keeps a 0-d block's ``out[()]`` a view
     # (without it NumPy returns a scalar copy, the writes are lost and the block keeps
     # whatever its pooled buffer held before).
@@ -91,6 +112,17 @@ def stencil_block(backend: ChunkBackend, spec: StencilSpec, plan: BlockPlan, *ar
         views = operands(backend, spec, pieces, box)
         evaluate_into(backend, spec, views, target[local(box, whole) + (Ellipsis,)])
     return out
+
+
+def split_arguments(plan: BlockPlan, arrays: tuple[Any, ...]) -> tuple[Any, Pieces]:
+    """A block task's arguments: the old block (None when the plan copies none) and the
+    pieces of each base."""
+    given = list(arrays)
+    old = given.pop(0) if plan.copies_old else None
+    pieces: Pieces = {}
+    for (base, box), array in zip(plan.pieces, given, strict=True):
+        pieces.setdefault(base, []).append((box, array))
+    return old, pieces
 
 
 def flat_interior(
@@ -155,13 +187,14 @@ def compiled_into(backend: ChunkBackend, spec: StencilSpec, views: list[Any], ta
 
 def interior(spec: StencilSpec, pieces: Pieces, whole: Box) -> tuple[Box | None, Pieces]:
     """The largest box of ``whole`` where every access reads inside one piece of its base
-    (the piece it reads most of: its home, also returned), or None when that box is empty."""
+    (the piece it reads most of: its home, also returned), or None when that box is empty.
+    Boxes of output indices: an access reads its base at ``start + step * k``."""
     low = [a for a, _ in whole]
     high = [b for _, b in whole]
     homes: Pieces = {}
     for base, available in pieces.items():
         mine = [a for a in spec.accesses if a.base == base]
-        needed = bounding([read_box(a, whole) for a in mine])
+        needed = bounding([read_box(a, whole, spec.steps) for a in mine])
         homes[base] = [max(available, key=lambda p: _volume(intersect(p[0], needed)))]
         home = homes[base][0][0]
         lead = spec.ndim - len(home)
@@ -171,8 +204,9 @@ def interior(spec: StencilSpec, pieces: Pieces, whole: Box) -> tuple[Box | None,
                     if not home[axis][0] <= 0 < home[axis][1]:
                         return None, homes
                     continue
-                low[lead + axis] = max(low[lead + axis], home[axis][0] - start)
-                high[lead + axis] = min(high[lead + axis], home[axis][1] - start)
+                step = spec.steps[lead + axis]  # k with home low <= start + step * k < home high
+                low[lead + axis] = max(low[lead + axis], -((start - home[axis][0]) // step))
+                high[lead + axis] = min(high[lead + axis], (home[axis][1] - 1 - start) // step + 1)
     if any(b <= a for a, b in zip(low, high, strict=True)):
         return None, homes
     return tuple(zip(low, high, strict=True)), homes
@@ -187,12 +221,19 @@ def operands(backend: ChunkBackend, spec: StencilSpec, pieces: Pieces, box: Box)
     base (a piece itself when it holds everything read, else assembled from the pieces)."""
     regions: dict[int, tuple[Box, Any]] = {}
     for base in pieces:
-        needed = bounding([read_box(a, box) for a in spec.accesses if a.base == base])
+        reads = [read_box(a, box, spec.steps) for a in spec.accesses if a.base == base]
+        needed = bounding(reads)
         regions[base] = (needed, region_from_pieces(backend, pieces[base], needed))
     views = []
     for access in spec.accesses:
         needed, array = regions[access.base]
-        views.append(array[local(read_box(access, box), needed) + (Ellipsis,)])
+        lead = spec.ndim - len(access.starts)
+        steps = tuple(
+            1 if start is None else step
+            for start, step in zip(access.starts, spec.steps[lead:], strict=True)
+        )
+        read = read_box(access, box, spec.steps)
+        views.append(array[strided(read, needed, steps) + (Ellipsis,)])
     return views
 
 

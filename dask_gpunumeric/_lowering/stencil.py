@@ -5,10 +5,15 @@ the new array), each base contributes the boxes the block's accesses read, cut a
 base's blocks. A cut that is a whole block is passed as that block's key (the own block,
 no copy); any other cut is a *slab task* (``block[-d:, :]``: a view, and the only data that
 crosses workers). Two layers: ``<name>-slab`` (the slabs) and ``<name>`` (one compute task
-per output block; a block the write does not touch is the old block's key itself).
+per output block, ``stencil_block``, ``lattice_block`` for a stepped write or
+``sweeps_block`` for k sweeps; a block the write does not touch is the old block's key
+itself).
 Works for any chunkings; when the bases are chunked like the output, the slabs are exactly
 the ghost cells. A read past a base's end (a roll's) wraps around: its slab is cut from
-the block at the other end and handed to the block task as lying past the end.
+the block at the other end and handed to the block task as lying past the end. A stepped
+stencil's block writes the lattice cells ``origin + steps * k`` it holds; its first one
+sits at an odd or even offset in the block, wherever the block starts, and a block holding
+none is the old block's key.
 """
 
 from __future__ import annotations
@@ -32,10 +37,14 @@ from .._kernels.boxes import (
     box_shape,
     intersect,
     is_empty,
+    lattice_cells,
+    lattice_indices,
+    lattice_shape,
     shift,
     slices,
 )
 from .._kernels.stencil_block import BlockPlan, StencilSpec, read_box, stencil_block
+from .._kernels.stencil_lattice import lattice_block
 from .._kernels.stencil_sweeps import SweepPlan, sweep_regions, sweeps_block
 from .layers import Lowering
 from .relayout import merge_slivers
@@ -49,14 +58,13 @@ def output_blocks(node: Stencil, anchor_chunks: Chunks) -> tuple[Chunks, list[Bl
     """The result's chunks, and per block: its index, its box in the result and the box
     the program writes there in output coordinates (None: not written)."""
     if node.writes:
-        window = tuple((s, s + n) for s, n in zip(node.origin, node.extent, strict=True))
+        extent = tuple((0, n) for n in node.extent)
         edges = boundaries(anchor_chunks)
         blocks = []
         for index in blocks_meeting(edges, tuple((0, n) for n in node.shape)):
             box = block_box(edges, index)
-            part = intersect(box, window)
-            written = None if is_empty(part) else shift(part, tuple(-s for s in node.origin))
-            blocks.append((index, box, written))
+            part = lattice_indices(box, node.origin, node.steps, extent)
+            blocks.append((index, box, None if is_empty(part) else part))
         return anchor_chunks, blocks
     chunks = tuple(
         shifted_chunks(c, s, n)
@@ -89,7 +97,7 @@ def cuts(node: Stencil, base: int, written: Box, edges: Edges) -> dict[Cut, Box]
     for access in node.accesses:
         if access.base != base:
             continue
-        for box, period in wrapped(read_box(access, written), shape):
+        for box, period in wrapped(read_box(access, written, node.steps), shape):
             for index in blocks_meeting(edges, box):
                 found.setdefault((index, period), []).append(
                     intersect(box, block_box(edges, index))
@@ -128,7 +136,9 @@ class _Layers:
 
     def __init__(self, node: Stencil, inputs: list[da.Array], backend: ChunkBackend) -> None:
         self.node, self.inputs, self.backend = node, inputs, backend
-        self.spec = StencilSpec(node.program, node.accesses, node.dtype, len(node.extent))
+        self.spec = StencilSpec(
+            node.program, node.accesses, node.dtype, len(node.extent), node.steps
+        )
         self.edges = [boundaries(array.chunks) for array in inputs]
         self.slab_name = slab_layer_name(node)
         self.slabs: dict[Any, Any] = {}
@@ -160,15 +170,16 @@ class _Layers:
                 pieces.append((base, shift(cut, period)))  # where the block reads it
         whole = tuple((0, n) for n in box_shape(box))
         within = whole
-        if node.writes:
-            within = shift(
-                written, tuple(s - low for s, (low, _) in zip(node.origin, box, strict=True))
-            )
-        if within != whole:  # cells the write leaves: copied from the old block
+        if node.writes:  # the written cells, block-local
+            cells = lattice_cells(written, node.origin, node.steps)
+            within = shift(cells, tuple(-low for low, _ in box))
+        copies_old = lattice_shape(within, node.steps) != box_shape(box)
+        if copies_old:  # cells the write leaves: copied from the old block
             keys.insert(0, (self.inputs[node.anchor].name, *index))
         origin = tuple(low for low, _ in written)
-        plan = BlockPlan(box_shape(box), within, origin, within != whole, tuple(pieces))
-        self.tasks[(node.name, *index)] = (stencil_block, self.backend, self.spec, plan, *keys)
+        plan = BlockPlan(box_shape(box), within, origin, copies_old, tuple(pieces))
+        body = lattice_block if node.is_stepped else stencil_block
+        self.tasks[(node.name, *index)] = (body, self.backend, self.spec, plan, *keys)
 
     def add_sweeps_block(self, index: tuple[int, ...], box: Box, written: Box) -> None:
         """A block of a multi-sweep stencil (one base, boxes in its coordinates): it

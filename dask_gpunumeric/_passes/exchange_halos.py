@@ -20,7 +20,20 @@ array that wraps around its ends: the periodic heat step
 ``u`` read at (0, 0), (-1, 0), (1, 0), ... whose edge blocks' ghost slabs come from the
 opposite edge. A program input that is neither (a full array, a broadcast operand)
 is a base of its own read at offset 0. Preconditions are listed one per line in
-``can_write_through`` and ``is_stencil``.
+``can_write_through`` and ``reads_at_steps``.
+
+A write of a lattice (``box_steps``: a positive step per axis) whose program reads views
+of the same steps is a *stepped* stencil. Red-black Gauss-Seidel's half-sweep, ``u`` of
+``(n + 2, n + 2)``, ``rows = 1:n+1:2``, ``cols = 2:n+1:2``, ``up``/``down`` and
+``left``/``right`` those shifted by -1/+1 (the other cells sit between them)::
+
+    u[rows, cols] = 0.25 * (u[up, cols] + u[down, cols] + u[rows, left] + u[rows, right])
+    -> Stencil(program, bases=(u,), accesses=(u@(0, 2), u@(2, 2), u@(1, 1), u@(1, 3)),
+               anchor=u, origin=(1, 2), extent=(n // 2, n // 2), writes=True, steps=(2, 2))
+
+where output element ``k`` is ``u[origin + steps * k]`` and access ``a`` reads
+``u[a.starts + steps * k]``. A view of other steps is then no shifted read, and an input
+read whole (steps of 1) refuses the stencil: the write stays a ``SetItem``.
 """
 
 from __future__ import annotations
@@ -57,15 +70,21 @@ def exchange_halos(roots: list[Expr], max_depth: int = 8) -> list[Expr]:
     return rebuild(roots, replace)
 
 
-def is_step_one(region: Region, ndim: int) -> bool:
-    """Whether ``region`` is a box of its source: every axis a step-1 span, in order."""
-    return (
-        # as many output axes as source axes, none new, none transposed
-        region.out == tuple(range(ndim))
-        and len(region.axes) == ndim
-        # every source axis sliced (no integer index) with step 1
-        and all(not isinstance(a, int) and (a[1] == 1 or a[2] <= 1) for a in region.axes)
-    )
+def box_steps(region: Region, ndim: int) -> tuple[int, ...] | None:
+    """The step of each axis when ``region`` is a lattice of its source (every axis a span
+    with a positive step, in order; a span of one element has step 1), else None."""
+    # as many output axes as source axes, none new, none transposed
+    if region.out != tuple(range(ndim)) or len(region.axes) != ndim:
+        return None
+    steps = []
+    for axis in region.axes:
+        if isinstance(axis, int):  # an integer index drops the axis
+            return None
+        _, step, count = axis
+        if count > 1 and step < 1:  # reversed: rows would be read in another order
+            return None
+        steps.append(1 if count <= 1 else step)
+    return tuple(steps)
 
 
 def can_write_through(node: SetItem, uses: Counter[int]) -> bool:
@@ -77,8 +96,8 @@ def can_write_through(node: SetItem, uses: Counter[int]) -> bool:
         and uses[value.number] == 1
         # it fills the written box exactly (no broadcasting in the write)
         and value.shape == node.region.shape
-        # the written box is a step-1 box of the whole target
-        and is_step_one(node.region, node.ndim)
+        # the written region is a box, or a lattice of positive steps, of the whole target
+        and box_steps(node.region, node.ndim) is not None
         and 0 not in value.shape
         # built under the same dask.annotate context
         and value.annotations == node.annotations
@@ -95,15 +114,20 @@ def _program(node: Expr) -> tuple[ScalarProgram, list[Expr]] | None:
         return None
 
 
-def _leaf(node: Expr, shape: tuple[int, ...]) -> Leaf:
-    """How a program input reads its base: a step-1 view of the output's shape is a shifted
-    read of the sliced array, a roll of the output's shape one of the rolled array that
-    wraps around its ends (``np.roll(u, 1, 0)`` reads ``u`` at -1: row -1 is its last);
-    anything else is read whole (broadcast axes as ``None``)."""
-    if isinstance(node, Slice) and node.shape == shape and is_step_one(node.region, node.ndim):
+def _leaf(node: Expr, shape: tuple[int, ...], steps: tuple[int, ...]) -> Leaf:
+    """How a program input reads its base: a view of the output's shape and of the
+    stencil's ``steps`` is a shifted read of the sliced array, a roll of the output's shape
+    (step-1 stencils only) one of the rolled array that wraps around its ends
+    (``np.roll(u, 1, 0)`` reads ``u`` at -1: row -1 is its last); anything else is read
+    whole (broadcast axes as ``None``)."""
+    if (
+        isinstance(node, Slice)
+        and node.shape == shape
+        and box_steps(node.region, node.ndim) == steps
+    ):
         starts = tuple(a[0] for a in node.region.axes)  # type: ignore[index]
         return node.children[0], starts, True
-    if isinstance(node, Roll) and node.shape == shape:
+    if isinstance(node, Roll) and node.shape == shape and set(steps) <= {1}:
         rolled = [0] * node.ndim
         for axis, roll in zip(node.axes, node.shifts, strict=True):
             length = node.shape[axis]
@@ -122,8 +146,11 @@ def _stencil(
     if found is None or len(found[0].outputs) != 1:
         return None
     program, inputs = found
-    leaves = [_leaf(x, value.shape) for x in inputs]
-    if not any(shifted for _, _, shifted in leaves):
+    steps = (1,) * value.ndim if write is None else box_steps(write.region, write.ndim)
+    if steps is None:  # not a lattice (``can_write_through`` refuses it first)
+        return None
+    leaves = [_leaf(x, value.shape, steps) for x in inputs]
+    if not any(shifted for _, _, shifted in leaves) or not reads_at_steps(leaves, steps):
         return None
     bases: dict[int, Expr] = {}
     if write is not None:
@@ -143,9 +170,22 @@ def _stencil(
         value.shape,
         writes=write is not None,
         dtype=write.dtype if write is not None else value.dtype,
+        steps=steps,
     )
     stencil.annotations = value.annotations
     return stencil
+
+
+def reads_at_steps(leaves: list[Leaf], steps: tuple[int, ...]) -> bool:
+    """Whether every input reads its base at the stencil's ``steps``: a shifted view does;
+    an input read whole reads at step 1, so only along axes of step 1 or broadcast ones."""
+    for _, starts, shifted in leaves:
+        lead = len(steps) - len(starts)
+        if not shifted and any(
+            start is not None and steps[lead + axis] != 1 for axis, start in enumerate(starts)
+        ):
+            return False
+    return True
 
 
 Anchor = tuple[int, tuple[int, ...]]  # a base, and where output element 0 sits in it

@@ -14,7 +14,9 @@ Only stencils that write into their one base, read it at fixed shifts (no broadc
 axis) inside it (a roll's reads wrap around: not merged), run the same program (compared
 by its text, so ``-0.0`` is not ``0.0``) over the same box under the same
 ``dask.annotate`` context are merged, at most ``max_sweeps`` deep and only while the halo
-stays within ``max_depth`` cells.
+stays within ``max_depth`` cells. Stepped stencils (red-black half-sweeps) are not
+merged: the sweeps' kernels dilate boxes, not lattices, and a red-black iteration
+alternates four different writes, which no chain of one repeats.
 """
 
 from __future__ import annotations
@@ -49,10 +51,11 @@ def merge_sweeps(roots: list[Expr], max_sweeps: int, max_depth: int) -> list[Exp
 
 
 def is_sweepable(node: Stencil) -> bool:
-    """A stencil writing into its one base, every read at a fixed shift of the output and
-    inside the base."""
+    """A stencil writing into its one base, every read at a fixed shift of the output
+    and inside the base, with steps of 1 (a box, not a lattice)."""
     return (
         node.writes
+        and not node.is_stepped
         and len(node.children) == 1
         and all(a.base == 0 and None not in a.starts for a in node.accesses)
         and all(len(a.starts) == node.ndim for a in node.accesses)

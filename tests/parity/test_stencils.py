@@ -252,6 +252,99 @@ def test_gradient_of_integers_is_float64(halo: bool) -> None:
     check(lambda np: np.gradient(grid(np, (80, 80), "int32", (40, 40)), axis=0), halo)
 
 
+# ------------------------------------------------------- stepped stencils (lattices)
+
+
+def red_black(u: Any, iterations: int) -> Any:
+    """Red-black Gauss-Seidel (``benchmarks/suite/workloads/user_programs.py``) on ``u``:
+    step-2 writes, each colour twice per iteration, each reading the other colour."""
+    n0, n1 = u.shape[0] - 2, u.shape[1] - 2
+    for _ in range(iterations):
+        for first, second in ((1, 1), (2, 2), (1, 2), (2, 1)):
+            rows, cols = slice(first, n0 + 1, 2), slice(second, n1 + 1, 2)
+            up, down = slice(first - 1, n0, 2), slice(first + 1, n0 + 2, 2)
+            left, right = slice(second - 1, n1, 2), slice(second + 1, n1 + 2, 2)
+            u[rows, cols] = 0.25 * (u[up, cols] + u[down, cols] + u[rows, left] + u[rows, right])
+    return u
+
+
+RED_BLACK_CHUNKS = {
+    "even-and-odd-row-starts": (5, 7),  # row blocks start at 0, 5, 10, 15, 20
+    "uneven": ((4, 7, 3, 9), (6, 5, 7)),
+    "one-row-blocks": ((3, 1, 1, 8, 10), (18,)),  # a block may hold no written cell
+}
+
+
+@pytest.mark.parametrize("chunks", RED_BLACK_CHUNKS.values(), ids=RED_BLACK_CHUNKS)
+def test_red_black(halo: bool, chunks: Any) -> None:
+    def program(np: Any) -> Any:
+        host = numpy.random.default_rng(3).random((23, 18))
+        return red_black(host if np is numpy else dnp.array(host, chunks=chunks), 3)
+
+    check(program, halo)
+
+
+def lattice(starts: tuple[int, ...], steps: tuple[int, ...], counts: Any) -> Any:
+    """The index ``start::step`` of ``counts`` elements per axis."""
+    return tuple(
+        slice(start, start + step * (count - 1) + 1, step)
+        for start, step, count in zip(starts, steps, counts, strict=True)
+    )
+
+
+def test_step_three(halo: bool) -> None:
+    def program(np: Any) -> Any:
+        u = grid(np, (40, 41), "float64", (7, (11, 10, 20)))  # rows start at 0, 7, ... mod 3
+        for i, j in ((1, 2), (2, 1), (3, 3)):
+            north, south, west, centre = (
+                u[lattice((i + di, j + dj), (3, 3), (12, 13))]
+                for di, dj in ((-1, 0), (1, 1), (0, -1), (0, 0))
+            )
+            u[lattice((i, j), (3, 3), (12, 13))] = north - 0.5 * south + west * centre
+        return u
+
+    check(program, halo)
+
+
+def test_stepped_offsets_of_two_read_the_written_colour(halo: bool) -> None:
+    """Offsets of 2 at step 2 read cells the same write replaces: they are read as they
+    were before it (NumPy evaluates the right side first)."""
+
+    def program(np: Any) -> Any:
+        u = grid(np, (30, 31), "float64", ((9, 8, 13), 10))
+        rows, cols = slice(2, 28, 2), slice(3, 29, 2)
+        for _ in range(3):
+            u[rows, cols] = (
+                u[0:26:2, cols] + u[4:30:2, cols] - u[rows, 1:27:2] * 0.5 + u[rows, 5:31:2]
+            ) * 0.25 + u[1:27:2, 2:28:2]
+        return u
+
+    check(program, halo)
+
+
+def test_stepped_one_dimensional(halo: bool) -> None:
+    def program(np: Any) -> Any:
+        x = grid(np, (1001,), "float64", ((250, 251, 249, 251),))
+        for first in (1, 2, 1):
+            x[first:-1:2] = 0.5 * (x[first - 1 : -2 : 2] + x[first + 1 :: 2])
+        return x
+
+    check(program, halo)
+
+
+def test_stepped_rows_only_and_an_integer_grid(halo: bool) -> None:
+    """Step 2 on rows, 1 on columns; an integer grid written a float program's values."""
+
+    def program(np: Any) -> Any:
+        u = grid(np, (25, 20), "int64", (6, 7))
+        for first in (1, 2):
+            rows = slice(first, 24, 2)
+            u[rows, 1:-1] = (u[first - 1 : 23 : 2, 1:-1] + u[first + 1 :: 2, 2:]) * 0.75
+        return u
+
+    check(program, halo)
+
+
 # ------------------------------------------------------- hypothesis: any offset set
 
 BLOCKED_SHAPES = {1: ((6000,), (1500,)), 2: ((80, 80), (20, 40)), 3: ((24, 24, 24), (8, 12, 24))}
@@ -320,3 +413,61 @@ def test_generated_rolls(case: tuple[Any, ...]) -> None:
         return u
 
     check(program, halo=True)
+
+
+@st.composite
+def stepped_cases(draw: st.DrawFn) -> tuple[Any, ...]:
+    """(shape, chunks, steps, origin, offsets within a depth, weights): a write of the
+    lattice ``origin + steps * k`` from the lattices shifted by the offsets."""
+    ndim = draw(st.integers(1, 3))
+    depth = draw(st.integers(1, 3))
+    steps = tuple(draw(st.integers(1, 3)) for _ in range(ndim))
+    shape = tuple(draw(st.integers(2 * depth + 1, 16 if ndim < 3 else 9)) for _ in range(ndim))
+    chunks = tuple(draw(st.integers(1, n)) for n in shape)
+    origin = tuple(draw(st.integers(depth, n - depth - 1)) for n in shape)
+    offset = st.tuples(*[st.integers(-depth, depth)] * ndim)
+    offsets = draw(st.lists(offset, min_size=1, max_size=5, unique=True))
+    weights = draw(st.lists(st.integers(-3, 3), min_size=len(offsets), max_size=len(offsets)))
+    return shape, chunks, steps, origin, offsets, weights
+
+
+@settings(max_examples=30, deadline=None)
+@given(case=stepped_cases())
+def test_generated_stepped_stencils(case: tuple[Any, ...]) -> None:
+    shape, chunks, steps, origin, offsets, weights = case
+    depth = max(abs(k) for offset in offsets for k in offset)
+    counts = tuple(
+        (n - 1 - depth - o) // s + 1 for n, o, s in zip(shape, origin, steps, strict=True)
+    )
+
+    def program(np: Any) -> Any:
+        u = grid(np, shape, "float64", chunks)
+        for _ in range(2):
+            terms = [
+                w
+                * u[
+                    lattice(
+                        tuple(o + k for o, k in zip(origin, offset, strict=True)), steps, counts
+                    )
+                ]
+                for w, offset in zip(weights, offsets, strict=True)
+            ]
+            u[lattice(origin, steps, counts)] = sum(terms[1:], terms[0]) * 0.125
+        return u
+
+    check(program, halo=True)
+
+
+@pytest.mark.parametrize("halo", [True, False])
+def test_a_stepped_write_of_rolled_lattices(halo: bool) -> None:
+    """A stepped write whose value rolls lattice views: a roll is a wrapped read of a
+    step-1 stencil only, so this one keeps the general route; NumPy's values either way."""
+
+    def program(np: Any) -> Any:
+        u = grid(np, (22, 22), "float64", (7, 11))
+        rows, cols = slice(1, 21, 2), slice(2, 21, 2)
+        for _ in range(2):
+            u[rows, cols] = 0.5 * (np.roll(u[0:20:2, cols], 1, 0) + u[rows, 3:22:2])
+        return u
+
+    check(program, halo=halo)

@@ -14,6 +14,7 @@ import pytest
 import dask_gpunumeric as dnp
 from dask_gpunumeric._kernels import stencil_block as stencil_block_module
 from dask_gpunumeric._kernels.stencil_block import stencil_block
+from dask_gpunumeric._kernels.stencil_lattice import lattice_block
 from dask_gpunumeric._lowering.stencil import wrapped
 from dask_gpunumeric.testing import assert_eq
 
@@ -228,3 +229,40 @@ def test_interior_takes_the_flat_route_when_the_evaluator_is_quiet(
     sines = numpy.sin(expected[1:, 1:]) + expected[:-1, :-1]
     assert_eq(dnp.sin(grid[1:, 1:]) + grid[:-1, :-1], sines, rtol=1e-15)
     assert taken and not any(taken)
+
+
+def half_sweep(grid: Any, first: int, second: int) -> None:
+    """One colour of red-black Gauss-Seidel: the cells ``(first::2, second::2)`` inside
+    the border, from their four neighbours (the other colour)."""
+    n0, n1 = grid.shape[0] - 2, grid.shape[1] - 2
+    rows, cols = slice(first, n0 + 1, 2), slice(second, n1 + 1, 2)
+    up, down = slice(first - 1, n0, 2), slice(first + 1, n0 + 2, 2)
+    left, right = slice(second - 1, n1, 2), slice(second + 1, n1 + 2, 2)
+    grid[rows, cols] = 0.25 * (
+        grid[up, cols] + grid[down, cols] + grid[rows, left] + grid[rows, right]
+    )
+
+
+def test_red_black_half_sweep_is_one_task_per_block() -> None:
+    """Blocks start at even and odd rows, so the first written row of a block is its
+    row 0 or row 1; a one-row block at an even row holds no written cell."""
+    host = numpy.random.default_rng(1).random((22, 22))
+    chunks = ((2, 1, 1, 8, 10), (11, 11))  # row blocks at 0, 2, 3, 4, 12
+    grid, expected = dnp.array(host, chunks=chunks), host.copy()
+    half_sweep(grid, 1, 2)
+    half_sweep(expected, 1, 2)
+    name, compute, slabs, collection = layers(grid)
+    names = list(collection.__dask_graph__().layers)
+    assert not [n for n in names if n.startswith(("getitem", "relayout", "elementwise", "setitem"))]
+    assert len(compute) == 10
+    untouched = {key[1:] for key, task in compute.items() if task[0] is not lattice_block}
+    assert untouched == {(1, 0), (1, 1)}
+    plans = [task[3] for task in compute.values() if task[0] is lattice_block]
+    assert {plan.written[0][0] for plan in plans} == {0, 1}  # a block's first written row
+    assert all(plan.copies_old for plan in plans)
+    assert_eq(grid, expected)
+    general = dnp.array(host, chunks=chunks)
+    half_sweep(general, 1, 2)
+    with dnp.config.set(halo=False):  # the general route, from the same input: same bits
+        assert [n for n in general.to_dask().__dask_graph__().layers if n.startswith("relayout")]
+        assert_eq(general, expected)

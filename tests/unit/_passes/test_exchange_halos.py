@@ -86,6 +86,28 @@ def gradient(xp: Any, a: Any) -> Any:
     return xp.gradient(a, axis=0)
 
 
+def red_black(xp: Any, u: Any) -> None:
+    """Both colours of red-black Gauss-Seidel: four step-2 writes."""
+    n0, n1 = u.shape[0] - 2, u.shape[1] - 2
+    for first, second in ((1, 1), (2, 2), (1, 2), (2, 1)):
+        rows, cols = slice(first, n0 + 1, 2), slice(second, n1 + 1, 2)
+        up, down = slice(first - 1, n0, 2), slice(first + 1, n0 + 2, 2)
+        left, right = slice(second - 1, n1, 2), slice(second + 1, n1 + 2, 2)
+        u[rows, cols] = 0.25 * (u[up, cols] + u[down, cols] + u[rows, left] + u[rows, right])
+
+
+def step_three(xp: Any, u: Any) -> None:
+    u[1:-3:3, 2:-2:3] = u[0:-4:3, 2:-2:3] * u[2:-2:3, 3:-1:3] - u[1:-3:3, 1:-3:3]
+
+
+def stepped_offset_two(xp: Any, u: Any) -> None:
+    u[2:-2:2, 2:-2:2] = u[:-4:2, 2:-2:2] + u[4::2, 2:-2:2] + 0.5 * u[1:-3:2, 3:-1:2]
+
+
+def stepped_one_d(xp: Any, x: Any) -> None:
+    x[1:-1:2] = x[:-2:2] - x[2::2] * 0.5
+
+
 Case = tuple[Callable[..., Any], tuple[int, ...], tuple[int, ...]]
 CASES: list[Case] = [
     (periodic_heat, (24, 30), (7, 11)),
@@ -98,6 +120,10 @@ CASES: list[Case] = [
     (double_buffer, (25, 26), (8, 9)),
     (broadcast_operands, (25, 26), (8, 9)),
     (int_grid_float_write, (25, 26), (8, 9)),
+    (red_black, (25, 26), (8, 9)),
+    (step_three, (25, 26), (8, 9)),
+    (stepped_offset_two, (25, 26), (7, 9)),
+    (stepped_one_d, (101,), (23,)),
     (gradient, (40, 30), (13, 16)),
 ]
 
@@ -178,6 +204,46 @@ def test_an_anchor_on_rolls_alone_stays_inside_its_base() -> None:
     (stencil,) = stencils_in(dnp.roll(u, 1, 0) + dnp.roll(u, (2, 3), (0, 1)))
     assert stencil.origin == (0, 0)  # the accesses' middle (-2, -2) is past the base's start
     assert stencil.shape == (20, 30)
+
+
+def test_red_black_half_sweep_is_one_stepped_stencil() -> None:
+    u = dnp.zeros((22, 22), chunks=(7, 22))
+    rows, cols = slice(1, 21, 2), slice(2, 21, 2)
+    u[rows, cols] = 0.25 * (u[0:20:2, cols] + u[2:22:2, cols] + u[rows, 1:20:2] + u[rows, 3:22:2])
+    (stencil,) = stencils_in(u)
+    assert stencil.writes and len(stencil.children) == 1
+    assert (stencil.origin, stencil.extent, stencil.steps) == ((1, 2), (10, 10), (2, 2))
+    assert sorted(a.starts for a in stencil.accesses) == [(0, 2), (1, 1), (1, 3), (2, 2)]
+
+
+def reversed_write(x: Any) -> None:
+    x[99:0:-2] = x[98::-2] + x[99:0:-2]
+
+
+REFUSED_STEPPED_WRITES: dict[str, Callable[[Any], None]] = {
+    # the program's views at step 1, the write at step 2
+    "views-of-step-one": lambda x: x.__setitem__(slice(0, 100, 2), x[1:51] + x[0:50]),
+    # one view at step 4, the others at the write's step 2
+    "a-view-of-another-step": lambda x: x.__setitem__(slice(0, 50, 2), x[1:100:4] + x[2:52:2]),
+    "a-negative-step-write": reversed_write,
+    # a positive write of a reversed view
+    "a-negative-step-view": lambda x: x.__setitem__(slice(1, 99, 2), x[97::-2] + x[2:100:2]),
+    # shifted 20 cells, beyond halo-max-depth (8)
+    "deeper-than-the-halo": lambda x: x.__setitem__(slice(20, 80, 2), x[0:60:2] + x[40:100:2]),
+}
+
+
+@pytest.mark.parametrize("write", REFUSED_STEPPED_WRITES.values(), ids=REFUSED_STEPPED_WRITES)
+def test_stepped_writes_it_refuses_stay_writes(write: Callable[[Any], None]) -> None:
+    host = numpy.arange(100.0) % 7
+    x = dnp.array(host, chunks=(23, 30, 17, 30))
+    expected = host.copy()
+    for _ in range(2):
+        write(x)
+        write(expected)
+    # the write stays a write (a step-1 value may still be a stencil of its own)
+    assert not [stencil for stencil in stencils_in(x) if stencil.writes or stencil.is_stepped]
+    assert_eq(x, expected)
 
 
 def test_a_value_read_twice_is_computed_once_as_a_new_array() -> None:

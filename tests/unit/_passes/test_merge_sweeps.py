@@ -117,6 +117,21 @@ def test_different_programs_are_not_merged() -> None:
     assert_eq(grid, run(numpy))
 
 
+def test_stepped_stencils_are_not_merged() -> None:
+    """A loop of one stepped write (the same lattice rewritten from its neighbours, ``k``
+    times) stays ``k`` nodes of one sweep: the sweeps' kernels dilate boxes, not lattices."""
+
+    def run(xp: Any) -> Any:
+        grid = grid_of(xp, (21, 21), (7, 7))
+        for _ in range(4):
+            grid[1:-1:2, 2:-1:2] = 0.5 * (grid[0:-2:2, 2:-1:2] + grid[2::2, 1:-2:2])
+        return grid
+
+    grid = run(dnp)
+    assert sweeps_of(grid) == [1] * 4
+    assert_eq(grid, run(numpy))
+
+
 CASES = [
     ("5-point", (22, 22), (7, 8), FIVE_POINT, 1),
     ("9-point", (22, 19), (9, 6), NINE_POINT, 1),
