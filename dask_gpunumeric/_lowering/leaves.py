@@ -3,6 +3,7 @@ computed in the client (``ChunkValue``) is one block."""
 
 from __future__ import annotations
 
+import itertools
 import operator
 from functools import partial
 from typing import Any
@@ -14,10 +15,10 @@ from .._backends.base import ChunkBackend
 from .._ir import leaves as ir
 from .._ir.array_size import nbytes_of
 from .._ir.random import RandomDraw
-from .._kernels import creation
+from .._kernels import boxes, creation
 from .._runtime.partitioning import default_chunks
 from . import host_blocks
-from .layers import Lowering, from_block_function
+from .layers import Lowering, from_block_function, from_block_tasks
 
 
 def _chunks(node: ir.Leaf) -> tuple[tuple[int, ...], ...]:
@@ -63,8 +64,14 @@ def lower_host_data(node: ir.HostData, inputs: list, backend: ChunkBackend) -> d
     if host_blocks.worth_scattering(node.data.nbytes):  # to a cluster: once, to the owners
         block = host_blocks.host_block(node.data, chunks)
         return host_blocks.scattered(node, name, chunks, meta, block, backend.from_any)
-    host = da.from_array(node.data, chunks=chunks, name=name, asarray=True)
-    return host.map_blocks(backend.from_any, dtype=node.dtype, meta=meta, name=node.name)
+    # Each block a view of the node's own copy (read-only: nothing writes it), not
+    # dask's from_array, which copies the whole array again at every lowering.
+    edges = boxes.boundaries(chunks)
+    tasks = {
+        index: (backend.from_any, node.data[boxes.slices(boxes.block_box(edges, index))])
+        for index in itertools.product(*(range(len(c)) for c in chunks))
+    }
+    return from_block_tasks(node.name, tasks, chunks, node.dtype, backend, [])
 
 
 def lower_dask_data(node: ir.DaskData, inputs: list, backend: ChunkBackend) -> da.Array:
