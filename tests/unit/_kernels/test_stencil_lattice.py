@@ -13,17 +13,14 @@ import dask_gpunumeric as dnp
 from dask_gpunumeric._backends import numpy_backend
 from dask_gpunumeric._kernels import stencil_lattice
 from dask_gpunumeric.testing import assert_eq
+from tests.unit._passes.test_exchange_halos import red_black
 
 
 def sweeps(u: Any, weights: Any) -> Any:
     """Red-black half-sweeps (steps 2, 2), then a step-(2, 1) write with a broadcast row
     of ``weights`` (read whole, along the axis of step 1)."""
-    n0, n1 = u.shape[0] - 2, u.shape[1] - 2
-    for first, second in ((1, 1), (2, 2), (1, 2), (2, 1)):
-        rows, cols = slice(first, n0 + 1, 2), slice(second, n1 + 1, 2)
-        up, down = slice(first - 1, n0, 2), slice(first + 1, n0 + 2, 2)
-        left, right = slice(second - 1, n1, 2), slice(second + 1, n1 + 2, 2)
-        u[rows, cols] = 0.25 * (u[up, cols] + u[down, cols] + u[rows, left] + u[rows, right])
+    n0 = u.shape[0] - 2
+    red_black(None, u)
     u[1 : n0 + 1 : 2, 1:-1] = (u[0:n0:2, 1:-1] + u[2 : n0 + 2 : 2, 1:-1]) * weights
     return u
 
