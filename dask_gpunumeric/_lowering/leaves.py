@@ -18,7 +18,7 @@ from .._ir.random import RandomDraw
 from .._kernels import boxes, creation
 from .._runtime.partitioning import default_chunks
 from . import host_blocks
-from .layers import Lowering, from_block_function, from_block_tasks
+from .layers import Lowering, from_block_function
 
 
 def _chunks(node: ir.Leaf) -> tuple[tuple[int, ...], ...]:
@@ -67,11 +67,14 @@ def lower_host_data(node: ir.HostData, inputs: list, backend: ChunkBackend) -> d
     # Each block a view of the node's own copy (read-only: nothing writes it), not
     # dask's from_array, which copies the whole array again at every lowering.
     edges = boxes.boundaries(chunks)
-    tasks = {
-        index: (backend.from_any, node.data[boxes.slices(boxes.block_box(edges, index))])
+    data: Any = node.data  # a 0-d block stays an array: an index ending in ``...``
+    views: dict[Any, Any] = {
+        (name, *index): data[(*boxes.slices(boxes.block_box(edges, index)), ...)]
         for index in itertools.product(*(range(len(c)) for c in chunks))
     }
-    return from_block_tasks(node.name, tasks, chunks, node.dtype, backend, [])
+    graph = HighLevelGraph.from_collections(name, views, dependencies=[])
+    host: Any = da.Array(graph, name, chunks, meta=data[(slice(0, 0),) * node.ndim + (...,)])
+    return host.map_blocks(backend.from_any, dtype=node.dtype, meta=meta, name=node.name)
 
 
 def lower_dask_data(node: ir.DaskData, inputs: list, backend: ChunkBackend) -> da.Array:
