@@ -139,8 +139,13 @@ def _new_array(
         shape = shapes.pop() if shapes else ()
     if math.prod(shape) >= limit:  # a broadcast result too large for this process
         return NOT_TAKEN
-    result = numpy_ufunc(*operands)
-    if not isinstance(result, backend.chunk_type):  # NumPy's scalar from 0-d operands
+    return _stored(numpy_ufunc(*operands), backend, array_type)
+
+
+def _stored(result: Any, backend: ChunkBackend, array_type: type[ArrayHandle]) -> Any:
+    """A new ``array_type`` holding ``result`` (NumPy's scalar from 0-d operands or two
+    vectors made a chunk) as a ``ChunkValue``."""
+    if not isinstance(result, backend.chunk_type):
         result = backend.xp.asarray(result)
     return array_type._from_parts(Store(ChunkValue(result, backend.name)), ViewSpec(result.shape))
 
@@ -177,7 +182,4 @@ def matmul(left: Any, right: Any, array_type: type[ArrayHandle]) -> Any:
         return NOT_TAKEN  # the node raises NumPy's error
     if math.prod(shape) >= limit:
         return NOT_TAKEN
-    result = numpy.matmul(a, b)
-    if not isinstance(result, backend.chunk_type):  # NumPy's scalar of two vectors
-        result = backend.xp.asarray(result)
-    return array_type._from_parts(Store(ChunkValue(result, backend.name)), ViewSpec(result.shape))
+    return _stored(numpy.matmul(a, b), backend, array_type)

@@ -142,11 +142,11 @@ def product_here(expr: Expr) -> Expr:
     work_limit = _limit("client-work-bytes")
     if work_limit <= 0 or not backend.evaluates_in_client or expr.annotations:
         return expr
-    values = [_value_here(child, backend) for child in expr.children]
-    if any(value is None for value in values):
-        return expr
     held = sum({_buffer_id(c): nbytes_of(c.shape, c.dtype) for c in expr.children}.values())
     if held > max(work_limit, _limit("client-data-bytes")):
+        return expr  # checked before any value is made (a device copy of host data)
+    values = [_value_here(child, backend) for child in expr.children]
+    if any(value is None for value in values):
         return expr
     return ChunkValue(in_process.product(expr, values, backend), backend.name)
 
