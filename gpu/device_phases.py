@@ -90,7 +90,8 @@ def device(ctx: CheckContext, budget: float) -> PhaseResult:
 def gpu_tests(ctx: CheckContext, budget: float) -> PhaseResult:
     """``pytest tests/gpu``: the tests written for the CuPy path."""
     junit = ctx.work / "junit-gpu-tests.xml"
-    command = [ctx.python, "-m", "pytest", "tests/gpu", "--backends", "cupy", *PYTEST_OPTIONS]
+    command: list[str | Path] = [ctx.python, "-m", "pytest", "tests/gpu", "--backends", "cupy"]
+    command += ["-n", str(ctx.workers), *PYTEST_OPTIONS]
     return pytest_result(
         "gpu-tests", ctx.run([*command, "--junitxml", junit], budget), junit, budget
     )
