@@ -51,9 +51,7 @@ class PhaseSpec:
     modes: frozenset[str]
 
 
-# in order; on the device 30 + 15 + 60 + 300 + 50 + 45 = 500 s (the first H100 run,
-# 2026-11-26: install 8 s, device 2 s, tests/gpu 56 s serial, 5,668 of the suite's 7,768
-# tests in 215 s, examples 37 s, bench 25 s)
+# in order; the device phases' budgets come from the first H100 report (docs/gpu.md)
 phase_table = (
     PhaseSpec("image-venv", dry_phases.image_venv, 240, DRY),
     PhaseSpec("wheelhouse", dry_phases.wheelhouse, 120, DRY),
