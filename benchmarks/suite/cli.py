@@ -41,10 +41,12 @@ from benchmarks.suite.scaling import ScalingRow, scaling
 from benchmarks.suite.systems import GPU_SYSTEMS, SYSTEMS
 from benchmarks.suite.workloads import FAMILIES, USER_PROGRAMS, workload_table
 
-FULL = {"repeats": 3, "budget": 10.0, "dask_budget": 20.0, "floor_elements": 1 << 27,
-        "weak_n": 2000, "strong_n": 4000, "scaling_iterations": 20, "checks": 50}  # fmt: skip
-QUICK = {"repeats": 1, "budget": 2.0, "dask_budget": 2.0, "floor_elements": 1 << 22,
-         "weak_n": 128, "strong_n": 256, "scaling_iterations": 5, "checks": 20}  # fmt: skip
+FULL = {"repeats": 3, "fill": 0.3, "budget": 10.0, "dask_budget": 20.0,
+        "floor_elements": 1 << 27, "weak_n": 2000, "strong_n": 4000,
+        "scaling_iterations": 20, "checks": 50}  # fmt: skip
+QUICK = {"repeats": 1, "fill": 0.0, "budget": 2.0, "dask_budget": 2.0,
+         "floor_elements": 1 << 22, "weak_n": 128, "strong_n": 256,
+         "scaling_iterations": 5, "checks": 20}  # fmt: skip
 
 
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -114,7 +116,7 @@ def measure_all(args: argparse.Namespace, settings: dict[str, Any]) -> dict[str,
     floor = measure_floor(settings["floor_elements"], settings["repeats"])
     print(f"floor: copy {floor.copy / 1e9:.1f} GB/s, triad {floor.triad / 1e9:.1f} GB/s")
     workloads = chosen_workloads(args, settings)
-    run_settings = Settings(settings["repeats"], settings["budget"])
+    run_settings = Settings(settings["repeats"], settings["budget"], settings["fill"])
     rows: list[Row] = []
     backend = "cupy" if args.gpu else dask_gpunumeric.config.get("backend")
     with (

@@ -33,6 +33,12 @@ SCALING_HEADER = (
 )
 
 
+def _filled(settings: dict[str, Any]) -> str:
+    """How short programs repeat (settings of results written before ``fill`` read 0)."""
+    fill = settings.get("fill", 0.0)
+    return f", more (up to 30) until the timed runs take {fill:g} s" if fill else ""
+
+
 def duration(seconds: float | None) -> str:
     """Seconds in a readable unit: ``1.23 s``, ``45.6 ms``, ``78.9 us``."""
     if seconds is None or math.isnan(seconds):
@@ -228,8 +234,8 @@ def markdown(results: dict[str, Any], command: str) -> str:
         "# Benchmark suite results",
         "",
         f"Regenerate with `{command}`. Times are wall-clock of a whole run (median of "
-        f"up to {settings['repeats']} timed runs after a warm-up, stopping after "
-        f"{settings['budget']:g} s); `x NumPy` and `x floor` compare time per iteration "
+        f"up to {settings['repeats']} timed runs after a warm-up{_filled(settings)}, stopping "
+        f"after {settings['budget']:g} s); `x NumPy` and `x floor` compare time per iteration "
         "(lower is faster); RSS is this process's (the suite runs on dask's threaded "
         "scheduler in one process, but for `ours-default`, whose blocks live in the "
         "embedded cluster's worker processes, outside this RSS).",

@@ -49,11 +49,13 @@ class Row:
 
 @dataclass(frozen=True)
 class Settings:
-    """How hard the suite measures: timed runs per system after the warm-up, and the
-    seconds after which a system stops repeating."""
+    """How hard the suite measures: timed runs per system after the warm-up, the seconds
+    after which a system stops repeating, and the seconds of timed runs a short program
+    repeats to fill (``timing.timed_repeats``)."""
 
     repeats: int
     budget: float
+    fill: float = 0.0
 
 
 def measure(
@@ -66,7 +68,7 @@ def measure(
             if run is None:
                 return None, None, rss, None
             timing = timed_repeats(
-                run, workload.iterations(size), settings.repeats, settings.budget
+                run, workload.iterations(size), settings.repeats, settings.budget, settings.fill
             )
             return timing, to_host(timing.result), rss, None
         except Exception as error:  # noqa: BLE001 - reported in the row, the suite goes on

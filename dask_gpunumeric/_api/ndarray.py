@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy
 
+from .._array import tiny_ufuncs
 from .._array.handle import ArrayHandle
 
 # NumPy's "argument not given" marker, as the API functions' defaults use it.
@@ -40,37 +41,37 @@ class ndarray(ArrayHandle):  # noqa: N801 - NumPy's name
 
     # -- arithmetic operators: forward, reflected, in place (``out=self``) ----------------
     def __add__(self, other: Any) -> ndarray:
-        return ufuncs["add"](self, other)
+        return _binary(numpy.add, "add", self, other)
 
     def __radd__(self, other: Any) -> ndarray:
-        return ufuncs["add"](other, self)
+        return _binary(numpy.add, "add", other, self)
 
     def __iadd__(self, other: Any) -> ndarray:
         return ufuncs["add"](self, other, out=self)
 
     def __sub__(self, other: Any) -> ndarray:
-        return ufuncs["subtract"](self, other)
+        return _binary(numpy.subtract, "subtract", self, other)
 
     def __rsub__(self, other: Any) -> ndarray:
-        return ufuncs["subtract"](other, self)
+        return _binary(numpy.subtract, "subtract", other, self)
 
     def __isub__(self, other: Any) -> ndarray:
         return ufuncs["subtract"](self, other, out=self)
 
     def __mul__(self, other: Any) -> ndarray:
-        return ufuncs["multiply"](self, other)
+        return _binary(numpy.multiply, "multiply", self, other)
 
     def __rmul__(self, other: Any) -> ndarray:
-        return ufuncs["multiply"](other, self)
+        return _binary(numpy.multiply, "multiply", other, self)
 
     def __imul__(self, other: Any) -> ndarray:
         return ufuncs["multiply"](self, other, out=self)
 
     def __truediv__(self, other: Any) -> ndarray:
-        return ufuncs["divide"](self, other)
+        return _binary(numpy.divide, "divide", self, other)
 
     def __rtruediv__(self, other: Any) -> ndarray:
-        return ufuncs["divide"](other, self)
+        return _binary(numpy.divide, "divide", other, self)
 
     def __itruediv__(self, other: Any) -> ndarray:
         return ufuncs["divide"](self, other, out=self)
@@ -94,10 +95,10 @@ class ndarray(ArrayHandle):  # noqa: N801 - NumPy's name
         return ufuncs["remainder"](self, other, out=self)
 
     def __pow__(self, other: Any) -> ndarray:
-        return ufuncs["power"](self, other)
+        return _binary(numpy.power, "power", self, other)
 
     def __rpow__(self, other: Any) -> ndarray:
-        return ufuncs["power"](other, self)
+        return _binary(numpy.power, "power", other, self)
 
     def __ipow__(self, other: Any) -> ndarray:
         return ufuncs["power"](self, other, out=self)
@@ -109,7 +110,8 @@ class ndarray(ArrayHandle):  # noqa: N801 - NumPy's name
         return ufuncs["divmod"](other, self)
 
     def __matmul__(self, other: Any) -> ndarray:
-        return linear_algebra.matmul(self, other)
+        computed = tiny_ufuncs.matmul(self, other, ndarray)  # a solver's ``r @ r``, at once
+        return linear_algebra.matmul(self, other) if computed is tiny_ufuncs.NOT_TAKEN else computed
 
     def __rmatmul__(self, other: Any) -> ndarray:
         return linear_algebra.matmul(other, self)
@@ -532,6 +534,14 @@ def _array_function(func: Any, args: Any, kwargs: Any) -> Any:
     if ours is None or ours is func or isinstance(ours, types_module.ModuleType):
         return NotImplemented
     return ours(*args, **kwargs)
+
+
+def _binary(numpy_ufunc: numpy.ufunc, name: str, x: Any, y: Any) -> ndarray:
+    """``ufuncs[name](x, y)`` for an operator, a call of tiny whole arrays computed at once
+    first: the ufunc object's option checks are the larger part of a solver's
+    ``alpha * p`` (``python -m benchmarks.latency``)."""
+    computed = tiny_ufuncs.binary(numpy_ufunc, x, y, ndarray)
+    return ufuncs[name](x, y) if computed is tiny_ufuncs.NOT_TAKEN else computed
 
 
 # After the class, on purpose: these modules import ``ndarray`` from here (module docstring).

@@ -24,6 +24,9 @@ _WHERE_WITHOUT_OUT = (
 )
 
 
+_OPTIONS = frozenset({"out", "where", "casting", "order", "dtype", "subok", "signature"})
+
+
 class ufunc:  # noqa: N801 - NumPy's name
     """dask_gpunumeric implementation of a :class:`numpy.ufunc`."""
 
@@ -40,7 +43,17 @@ class ufunc:  # noqa: N801 - NumPy's name
     def __repr__(self) -> str:
         return f"<dask_gpunumeric ufunc '{self.spec.name}'>"
 
-    def __call__(
+    def __call__(self, *args: Any, **options: Any) -> Any:
+        if not options and len(args) == self.spec.nin:  # the usual tiny call, at once
+            computed = tiny_ufuncs.new_value(self.spec.numpy_ufunc, args, ndarray)
+            if computed is not tiny_ufuncs.NOT_TAKEN:
+                return computed
+        unknown = sorted(options.keys() - _OPTIONS)
+        if unknown:  # NumPy's message (``_call``'s would name itself)
+            raise TypeError(f"{self.__name__}() got an unexpected keyword argument '{unknown[0]}'")
+        return self._call(*args, **options)
+
+    def _call(
         self,
         *args: Any,
         out: Any = _NOT_GIVEN,

@@ -33,15 +33,26 @@ class Store:
     version: Expr
 
     def __init__(self, version: Expr) -> None:
-        if type(version) is ChunkValue:  # a value (a tiny operation's): nothing to decide
+        if type(version) is ChunkValue:  # a value: nothing to decide (``holding``)
             self.version = version
-        else:
-            self.version = _bounded(_evaluated(version), 2 * config.get("persist-depth"))
+            return
+        self.version = _bounded(_evaluated(version), 2 * config.get("persist-depth"))
         live_stores.add(self)
+
+    @classmethod
+    def holding(cls, value: ChunkValue) -> Store:
+        """A store of a value (a tiny operation's): nothing to decide, and not a live store
+        until a write makes its version an expression (``live_stores`` holds the stores a
+        materialization may compute or persist; a value is neither)."""
+        self = object.__new__(cls)
+        self.version = value
+        return self
 
     def replace(self, version: Expr) -> None:
         before = self.version
         self.version = _bounded(_evaluated(version), config.get("persist-depth"), self)
+        if type(self.version) is not ChunkValue:
+            live_stores.add(self)
         record_write(self, before)  # a failed write is undone (``rollback.py``)
 
 

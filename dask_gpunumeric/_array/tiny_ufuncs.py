@@ -30,12 +30,14 @@ import numpy
 
 from .._backends import get_backend
 from .._backends.base import ChunkBackend
-from .._ir.leaves import ChunkValue
+from .._ir.expr import current_annotations
+from .._ir.leaves import ChunkValue, HostData
 from .._ir.products import matmul_shape
 from .._runtime import config
+from . import work_placement
 from .handle import ArrayHandle
 from .store import Store
-from .viewspec import ViewSpec
+from .viewspec import whole_view
 
 NOT_TAKEN: Any = object()
 _WEAK_SCALARS = (bool, int, float, complex)
@@ -57,39 +59,130 @@ def call(
         return NOT_TAKEN
     if out is None or out[0] is None:
         return new_value(numpy_ufunc, args, array_type)
-    taken = _operands(numpy_ufunc, args)
+    taken = _operands(numpy_ufunc, (*args, out[0]))
     if taken is NOT_TAKEN:
         return NOT_TAKEN
-    operands, backend, limit = taken
-    return _into(numpy_ufunc, operands, out[0], backend, limit)
+    operands, backend, _ = taken
+    return _into(numpy_ufunc, operands[:-1], out[0], backend)
 
 
 def new_value(
     numpy_ufunc: numpy.ufunc, args: tuple[Any, ...], array_type: type[ArrayHandle]
 ) -> Any:
     """``call`` for a call with no ``out`` and every option at its default (the caller
-    checked both, and that ``args`` are the ufunc's inputs)."""
+    checked both, and that ``args`` are the ufunc's inputs). The operators call it first
+    (``ndarray.__mul__``): it is the whole cost of a solver's tiny ``alpha * p``."""
     taken = _operands(numpy_ufunc, args)
     if taken is NOT_TAKEN:
         return NOT_TAKEN
-    operands, backend, limit = taken
-    return _new_array(numpy_ufunc, operands, backend, limit, array_type)
+    operands, backend, shape = taken
+    if shape is _SEVERAL:
+        shape = numpy.broadcast_shapes(*[x.shape for x in operands if type(x) not in _WEAK_SCALARS])
+        if math.prod(shape) >= config.get("min-chunk-elements"):
+            return NOT_TAKEN  # a broadcast result too large for this process
+    return _stored(numpy_ufunc(*operands), backend, array_type)
+
+
+def binary(numpy_ufunc: numpy.ufunc, x: Any, y: Any, array_type: type[ArrayHandle]) -> Any:
+    """``new_value(numpy_ufunc, (x, y), array_type)`` for an operator (``alpha * p``) of
+    a one-output ufunc, the common case in one step, written out: two whole tiny arrays
+    of one backend and shape, or one and a 0-d array or Python scalar. Its cost is most
+    of a solver's iteration beside NumPy's (``python -m benchmarks run --family
+    user-programs``), each call and lookup saved here counting."""
+    a_shape: tuple[int, ...]
+    b_shape: tuple[int, ...]
+    version: Any
+    if type(x) in _WEAK_SCALARS:
+        a_value, a_name, a_shape = x, None, ()
+    elif isinstance(x, ArrayHandle):
+        view, version = x._view, x._store.version
+        if view.steps or view.part is not None or type(version) is not ChunkValue:
+            return new_value(numpy_ufunc, (x, y), array_type)
+        a_value, a_name, a_shape = version.value, version.backend, version.shape
+    else:
+        return new_value(numpy_ufunc, (x, y), array_type)
+    if type(y) in _WEAK_SCALARS:
+        b_value, b_name, b_shape = y, None, ()
+    elif isinstance(y, ArrayHandle):
+        view, version = y._view, y._store.version
+        if view.steps or view.part is not None or type(version) is not ChunkValue:
+            return new_value(numpy_ufunc, (x, y), array_type)
+        b_value, b_name, b_shape = version.value, version.backend, version.shape
+    else:
+        return new_value(numpy_ufunc, (x, y), array_type)
+    name, shape = a_name or b_name, a_shape or b_shape
+    enabled, limit, configured = _settings()
+    if (
+        name is None
+        or (a_name and b_name and a_name != b_name)
+        or (a_shape and b_shape and a_shape != b_shape)
+        or not enabled
+        or (configured != "auto" and configured != name)
+        or (math.prod(shape) if shape else 1) >= limit
+    ):
+        return new_value(numpy_ufunc, (x, y), array_type)
+    return _stored(numpy_ufunc(a_value, b_value), get_backend(name), array_type)
+
+
+_SEVERAL = "several shapes"  # ``_operands``' shape when the operands' differ
 
 
 def _operands(numpy_ufunc: numpy.ufunc, args: tuple[Any, ...]) -> Any:
-    """``(chunks of args, backend, min-chunk-elements)`` for a one-output ufunc whose
-    operands are all taken (``_chunk``), else ``NOT_TAKEN``."""
+    """``_values(args)`` for a one-output ufunc, else ``NOT_TAKEN``."""
     if numpy_ufunc.nout != 1 or numpy_ufunc.signature is not None:
         return NOT_TAKEN  # gufuncs' results are not their operands' broadcast
-    backend = _in_process_backend()
-    if backend is None:
+    return _values(args)
+
+
+def _values(args: tuple[Any, ...]) -> Any:
+    """``(chunks of args, backend, shape)`` when every operand is taken, else
+    ``NOT_TAKEN``. Taken: Python scalars (weak, NEP 50) as themselves; whole arrays
+    holding a ``ChunkValue`` smaller than ``min-chunk-elements``, all of one backend, the
+    configured one (``auto``: the one the values were made on, which computes here).
+    ``shape`` is the arrays' one shape (``()`` for 0-d arrays or scalars alone) or
+    ``_SEVERAL``."""
+    enabled, limit, configured = _settings()
+    if not enabled or limit <= 1:  # under 2 elements, even a 0-d result is not tiny
         return NOT_TAKEN
-    limit = config.get("min-chunk-elements")
-    operands = [_chunk(x, backend.name, limit) for x in args]
-    for operand in operands:
-        if operand is NOT_TAKEN:
+    operands: list[Any] = []
+    name: str | None = None
+    shape: Any = ()
+    version: Any
+    for x in args:
+        if type(x) in _WEAK_SCALARS:
+            operands.append(x)
+            continue
+        if not isinstance(x, ArrayHandle):
             return NOT_TAKEN
-    return operands, backend, limit
+        view = x._view
+        if view.steps or view.part is not None:
+            return NOT_TAKEN  # a view
+        version = x._store.version
+        if type(version) is not ChunkValue or (name is not None and version.backend != name):
+            return NOT_TAKEN
+        name, x_shape = version.backend, version.shape
+        if x_shape and x_shape != shape:
+            if math.prod(x_shape) >= limit:
+                return NOT_TAKEN
+            shape = _SEVERAL if shape else x_shape
+        operands.append(version.value)
+    if name is None:  # Python scalars alone: the configured backend
+        backend = get_backend()
+        return (operands, backend, shape) if backend.evaluates_in_client else NOT_TAKEN
+    if configured != "auto" and configured != name:
+        return NOT_TAKEN  # another backend is configured: the expression converts them
+    return operands, get_backend(name), shape  # made here, so it computes here
+
+
+def _settings() -> tuple[Any, int, str]:
+    """``in-process-evaluation``, ``min-chunk-elements`` and ``backend``, read once per
+    operation from the live section (``config.get`` for any missing there)."""
+    section = config.section()
+    try:
+        return section["in-process-evaluation"], section["min-chunk-elements"], section["backend"]
+    except (KeyError, TypeError):
+        keys = ("in-process-evaluation", "min-chunk-elements", "backend")
+        return tuple(config.get(key) for key in keys)  # type: ignore[return-value]
 
 
 _DEFAULT_OPTIONS = {
@@ -101,62 +194,21 @@ _DEFAULT_OPTIONS = {
 }
 
 
-def _in_process_backend() -> ChunkBackend | None:
-    """The backend whose chunks tiny values are when evaluated here (``evaluate_small``'s
-    conditions), else ``None``."""
-    if not config.get("in-process-evaluation"):
-        return None
-    backend = get_backend()
-    return backend if backend.evaluates_in_client else None
-
-
-def _chunk(operand: Any, backend: str, limit: int) -> Any:
-    """A Python scalar as itself (weak, NEP 50), a whole tiny in-process array as its
-    chunk; anything else ``NOT_TAKEN``."""
-    if type(operand) in _WEAK_SCALARS:
-        return operand
-    if not isinstance(operand, ArrayHandle) or not operand._view.is_identity:
-        return NOT_TAKEN
-    version = operand._store.version
-    if type(version) is not ChunkValue or version.backend != backend:
-        return NOT_TAKEN
-    if math.prod(version.shape) >= limit:
-        return NOT_TAKEN
-    return version.value
-
-
-def _new_array(
-    numpy_ufunc: numpy.ufunc,
-    operands: list[Any],
-    backend: ChunkBackend,
-    limit: int,
-    array_type: type[ArrayHandle],
-) -> Any:
-    shapes = {x.shape for x in operands if type(x) not in _WEAK_SCALARS and x.shape}
-    if len(shapes) > 1:
-        shape = numpy.broadcast_shapes(*shapes)
-    else:  # one shape, broadcast with 0-d operands (``alpha * p``) or alone
-        shape = shapes.pop() if shapes else ()
-    if math.prod(shape) >= limit:  # a broadcast result too large for this process
-        return NOT_TAKEN
-    return _stored(numpy_ufunc(*operands), backend, array_type)
-
-
 def _stored(result: Any, backend: ChunkBackend, array_type: type[ArrayHandle]) -> Any:
     """A new ``array_type`` holding ``result`` (NumPy's scalar from 0-d operands or two
     vectors made a chunk) as a ``ChunkValue``."""
     if not isinstance(result, backend.chunk_type):
         result = backend.xp.asarray(result)
-    return array_type._from_parts(Store(ChunkValue(result, backend.name)), ViewSpec(result.shape))
+    return array_type._from_parts(
+        Store.holding(ChunkValue(result, backend.name)), whole_view(result.shape)
+    )
 
 
-def _into(
-    numpy_ufunc: numpy.ufunc, operands: list[Any], out: Any, backend: ChunkBackend, limit: int
-) -> Any:
+def _into(numpy_ufunc: numpy.ufunc, operands: list[Any], out: Any, backend: ChunkBackend) -> Any:
     """The ufunc written into ``out``'s store as a new value (chunks are never mutated):
     NumPy fills a fresh chunk of ``out``'s shape and dtype, checking the casting and the
     broadcast into ``out`` as it does for ``out`` itself."""
-    if _chunk(out, backend.name, limit) is NOT_TAKEN or out._view.read_only:
+    if out._view.read_only:
         return NOT_TAKEN
     current = out._store.version
     fresh = backend.xp.empty(current.shape, dtype=current.dtype)
@@ -166,20 +218,53 @@ def _into(
 
 
 def matmul(left: Any, right: Any, array_type: type[ArrayHandle]) -> Any:
-    """``numpy.matmul(left, right)`` of two whole tiny arrays computed here (a solver's
-    ``r @ r``), or ``NOT_TAKEN`` (anything else, or a result as large as
-    ``min-chunk-elements``). NumPy picks the dtype and raises its own errors."""
-    backend = _in_process_backend()
-    if backend is None or type(left) in _WEAK_SCALARS or type(right) in _WEAK_SCALARS:
+    """``numpy.matmul(left, right)`` of two whole arrays computed here, or ``NOT_TAKEN``:
+    tiny values (a solver's ``r @ r``), or data held here under the small-work policy
+    (``work_placement.held_values``: a solver's ``a @ p`` with ``a`` from
+    ``np.array(host)``), when the result is smaller than ``min-chunk-elements``. NumPy
+    picks the dtype and raises its own errors; anything else builds the ``Matmul`` node
+    (``work_placement.product_here`` then decides as this does)."""
+    if not isinstance(left, ArrayHandle) or not isinstance(right, ArrayHandle):
         return NOT_TAKEN
-    limit = config.get("min-chunk-elements")
-    a, b = _chunk(left, backend.name, limit), _chunk(right, backend.name, limit)
-    if a is NOT_TAKEN or b is NOT_TAKEN:
+    a: Any = left._store.version
+    b: Any = right._store.version
+    views = left._view, right._view
+    kinds = type(a), type(b)
+    if kinds[0] not in _HELD or kinds[1] not in _HELD or views[0].steps or views[1].steps:
+        return NOT_TAKEN
+    enabled, limit, configured = _settings()
+    if not enabled or limit <= 1 or views[0].part is not None or views[1].part is not None:
         return NOT_TAKEN
     try:
-        shape = matmul_shape(a.shape, b.shape)
+        shape = _product_shape(a.shape, b.shape)
     except ValueError:
         return NOT_TAKEN  # the node raises NumPy's error
     if math.prod(shape) >= limit:
         return NOT_TAKEN
-    return _stored(numpy.matmul(a, b), backend, array_type)
+    name = a.backend if kinds[0] is ChunkValue else b.backend if kinds[1] is ChunkValue else None
+    if (kinds == (ChunkValue, ChunkValue) and b.backend != name) or (
+        name is not None and configured != "auto" and configured != name
+    ):
+        return NOT_TAKEN  # values of two backends, or of one not configured: converted
+    backend = get_backend(name)
+    if kinds == (ChunkValue, ChunkValue) and max(math.prod(a.shape), math.prod(b.shape)) < limit:
+        values: Any = (a.value, b.value)
+    elif current_annotations():
+        return NOT_TAKEN  # a product of held data under ``dask.annotate``: placed by it
+    else:
+        values = work_placement.held_values((a, b), backend)
+        if values is None:
+            return NOT_TAKEN
+    return _stored(numpy.matmul(*values), backend, array_type)
+
+
+_HELD = (ChunkValue, HostData)
+
+
+def _product_shape(left: tuple[int, ...], right: tuple[int, ...]) -> tuple[int, ...]:
+    """``matmul_shape``, the usual vector and matrix cases without its broadcast."""
+    if len(left) == 1 and left == right:
+        return ()
+    if len(left) == 2 and len(right) == 1 and left[1] == right[0]:
+        return left[:1]
+    return matmul_shape(left, right)

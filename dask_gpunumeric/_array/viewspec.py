@@ -13,6 +13,7 @@ only the complex elements it reaches. It still counts for the layout (NumPy's st
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 
 import numpy
@@ -210,3 +211,10 @@ def _write(value: Expr, steps: tuple[Step, ...], region: Region, rhs: Expr) -> E
     if isinstance(first, Region):
         return SetItem(value, first, inner_new)
     return Reshape(inner_new, value.shape)
+
+
+@functools.lru_cache(maxsize=256)
+def whole_view(shape: tuple[int, ...]) -> ViewSpec:
+    """The view of a whole store of ``shape``: one object per shape (views are immutable),
+    for the tiny values made per operation (``tiny_ufuncs``)."""
+    return ViewSpec(shape)

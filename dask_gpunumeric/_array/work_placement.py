@@ -138,17 +138,28 @@ def product_here(expr: Expr) -> Expr:
     CG at n=1,000: ``python -m benchmarks run --family user-programs``)."""
     if type(expr) not in _PRODUCTS or math.prod(expr.shape) >= config.get("min-chunk-elements"):
         return expr
-    backend = get_backend()
-    work_limit = _limit("client-work-bytes")
-    if work_limit <= 0 or not backend.evaluates_in_client or expr.annotations:
+    if expr.annotations:
         return expr
-    held = sum({_buffer_id(c): nbytes_of(c.shape, c.dtype) for c in expr.children}.values())
-    if held > max(work_limit, _limit("client-data-bytes")):
-        return expr  # checked before any value is made (a device copy of host data)
-    values = [_value_here(child, backend) for child in expr.children]
-    if any(value is None for value in values):
+    backend = get_backend()
+    values = held_values(expr.children, backend)
+    if values is None:
         return expr
     return ChunkValue(in_process.product(expr, values, backend), backend.name)
+
+
+def held_values(leaves: tuple[Expr, ...], backend: ChunkBackend) -> list[Any] | None:
+    """The values of ``leaves`` as chunks of ``backend``, for a product with a tiny result
+    computed here (``product_here``, ``tiny_ufuncs.matmul``; the caller checked the
+    result's size and that no ``dask.annotate`` block is active), or ``None`` where the
+    policy sends it elsewhere or a leaf's value is not held here."""
+    work_limit = _limit("client-work-bytes")
+    if work_limit <= 0 or not backend.evaluates_in_client:
+        return None
+    held = {_buffer_id(leaf): math.prod(leaf.shape) * leaf.dtype.itemsize for leaf in leaves}
+    if sum(held.values()) > max(work_limit, _limit("client-data-bytes")):
+        return None  # checked before any value is made (a device copy of host data)
+    values = [_value_here(leaf, backend) for leaf in leaves]
+    return None if any(value is None for value in values) else values
 
 
 _PRODUCTS = (Matmul, Tensordot)
@@ -178,11 +189,12 @@ def placed(exprs: list[Expr]) -> Iterator[None]:
         yield
 
 
-def _buffer_id(node: Expr) -> int:
+def _buffer_id(node: Any) -> int:
     """The identity of the values a leaf held here refers to."""
-    if isinstance(node, HostData):
+    kind = type(node)
+    if kind is HostData:
         return id(node.data)
-    if isinstance(node, ChunkValue):
+    if kind is ChunkValue:
         return id(node.value)
     return id(node)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy
@@ -132,6 +133,12 @@ class DaskData(Leaf):
         self.backend = backend
 
 
+@functools.lru_cache(maxsize=256)
+def _one_block(shape: tuple[int, ...]) -> Chunks:
+    """The chunks of one block of ``shape`` (kept per shape: a tiny value's, per operation)."""
+    return tuple([(n,) for n in shape])
+
+
 class ChunkValue(Leaf):
     """A small value already computed in this (the client) process: one chunk of the
     backend named ``backend``. Small expressions are evaluated where they are built rather
@@ -149,6 +156,6 @@ class ChunkValue(Leaf):
         self.depth = 1
         self.number = fresh_number()
         self.annotations = current_annotations()
-        self.chunks = tuple([(n,) for n in shape])
+        self.chunks = _one_block(shape)
         self.value = value
         self.backend = backend

@@ -24,7 +24,7 @@ from .._ir.elementwise import Elementwise
 from .._ir.expr import Expr
 from .._ir.fused import FusedElementwise
 from .._ir.indexing import SetItem
-from .._ir.leaves import DaskData
+from .._ir.leaves import ChunkValue, DaskData
 from .._ir.random import RandomDraw
 from .._ir.stencil import Stencil
 from .._passes.pipeline import PassSettings, run_passes
@@ -91,6 +91,10 @@ def lower_all(
     users (``to_dask``), whose own operations dask fuses with ours, and dask's fusion of
     annotations takes ``workers`` lists only, not the per-key function placement gives."""
     backend = backend or get_backend()
+    if len(exprs) == 1 and type(exprs[0]) is ChunkValue:
+        # A value computed here, alone (``distributed.wait(x.persist())`` of a solver's
+        # iterate): no pass applies to it, and its own array needs no stand-in.
+        return [_lowered_value(exprs[0], backend, placed)]
     # fusion and friends: pure Expr -> Expr, switchable by config
     exprs = run_passes(exprs, pass_settings())
     stand_ins: dict[int, da.Array] = {}
@@ -122,6 +126,18 @@ def lower_all(
     graph = HighLevelGraph(layers, dependencies)
     roots = [stand_ins[expr.number] for expr in exprs]
     return [LoweredArray(graph, root.name, root.chunks, meta=meta_of(root)) for root in roots]
+
+
+def _lowered_value(node: ChunkValue, backend: ChunkBackend, placed: bool) -> da.Array:
+    """``lower_all([node])`` of a lone value: its array's layers annotated and placed as
+    ``lower_all`` does every node's."""
+    result = lowering_table[ChunkValue](node, [], backend)
+    graph: Any = result.__dask_graph__()
+    workers = placement.current_workers() if placed else ()
+    for name, layer in graph.layers.items():
+        _annotate(node, name, layer)
+        _place(node, name, layer, (result, []), workers)
+    return LoweredArray(graph, result.name, result.chunks, meta=meta_of(result))
 
 
 def pass_settings() -> PassSettings:

@@ -43,6 +43,13 @@ def get(key: str, default: Any = None) -> Any:
     return dask.config.get(f"gpunumeric.{key}", default)
 
 
+def section() -> Any:
+    """The live ``gpunumeric`` section ``get`` looks in first (``None`` if there is none),
+    for a reader of several keys per operation (``tiny_ufuncs``): a key missing there
+    is still ``get``'s to read."""
+    return dask.config.config.get("gpunumeric")
+
+
 def set(**options: Any) -> dask.config.set:  # noqa: A001 - mirrors dask.config.set
     """Set ``gpunumeric.<key>`` options; usable as a context manager.
 

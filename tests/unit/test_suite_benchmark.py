@@ -192,6 +192,19 @@ def test_repeats_stop_at_the_budget_and_long_runs_count_once() -> None:
     assert len(slow.times) == 1 and len(calls) == 1 and not slow.warmed_at_size
 
 
+def test_short_runs_repeat_until_they_fill_their_seconds() -> None:
+    def run(seconds: float) -> Any:
+        time.sleep(seconds)
+        return timing.Measured(None, iterations=1)
+
+    filled = timing.timed_repeats(lambda: run(0.01), 1, repeats=3, budget=10.0, fill=0.1)
+    assert 3 < len(filled.times) <= timing.MAX_REPEATS and sum(filled.times) >= 0.1
+    many = timing.timed_repeats(lambda: run(0.0), 1, repeats=3, budget=10.0, fill=10.0)
+    assert len(many.times) == timing.MAX_REPEATS  # a bound on the repeats, not the clock
+    long = timing.timed_repeats(lambda: run(0.06), 1, repeats=3, budget=10.0, fill=0.1)
+    assert len(long.times) == 3  # three runs fill it already
+
+
 def test_durations_read_in_their_unit() -> None:
     assert [report.duration(s) for s in (2.5, 0.0123, 4.5e-6, None)] == [
         "2.5 s", "12.3 ms", "4.5 us", "-",

@@ -59,16 +59,25 @@ def test_a_solver_iterate_reuses_values_computed_here(
 ) -> None:
     """``x = x + alpha * p`` names every ``p`` and ``alpha`` of the loop: materializing x at
     the end reads their values (computed at the checks) instead of multiplying again."""
+    from dask_gpunumeric._array import work_placement
     from dask_gpunumeric._kernels import in_process
 
     products: list[tuple[int, ...]] = []
     real = in_process._materialization_table[in_process.Matmul]
+    real_held = work_placement.held_values
 
     def counting(node: Any, inputs: list[Any], backend: Any) -> Any:
         products.append(node.children[0].shape)
         return real(node, inputs, backend)
 
+    def counting_held(leaves: Any, backend: Any) -> Any:  # products computed when built
+        values = real_held(leaves, backend)
+        if values is not None:
+            products.append(leaves[0].shape)
+        return values
+
     monkeypatch.setitem(in_process._materialization_table, in_process.Matmul, counting)
+    monkeypatch.setattr(work_placement, "held_values", counting_held)
     rng = numpy.random.default_rng(9)
     m = rng.random((150, 150))
     a, b = m @ m.T / 150 + numpy.eye(150), rng.random(150)
