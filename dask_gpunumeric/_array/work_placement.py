@@ -168,6 +168,8 @@ _PRODUCTS = (Matmul, Tensordot)
 def _value_here(node: Expr, backend: ChunkBackend) -> Any:
     """The value of a leaf held in this process as a chunk of ``backend``, else ``None``."""
     if type(node) is HostData:
+        if isinstance(node.data, backend.chunk_type):
+            return node.data  # host data is this backend's chunk as it is (NumPy's)
         known = in_process.remembered(node)
         if known is not None and known.backend == backend.name:
             return known.value

@@ -150,12 +150,13 @@ class ChunkValue(Leaf):
         # Built per tiny operation (``_array/tiny_ufuncs.py``): the fields set here, as
         # ``Expr``'s and ``Leaf``'s constructors would, less their checks: an array that
         # exists has a shape of ints, a dtype, and a size that can be addressed.
-        shape = self.shape = tuple(value.shape)
+        shape = value.shape  # a tuple for every backend's chunks
+        self.shape = shape if type(shape) is tuple else tuple(shape)
         self.dtype = value.dtype
         self.children = ()
         self.depth = 1
         self.number = fresh_number()
         self.annotations = current_annotations()
-        self.chunks = _one_block(shape)
+        self.chunks = _one_block(self.shape)
         self.value = value
         self.backend = backend

@@ -28,6 +28,7 @@ distributed": 2026.8.0 when this was written).
 | ``Client._refcount_lock`` (a ``threading.RLock``), ``_thread.RLock._is_owned`` | whether this thread is inside ``Client.submit``/``map``, which hold that lock while they pickle the arguments: an array pickled there is refused, since computing its value would wait for the loop thread, which waits for the lock (``client_lock_held``: ``cluster``) | 2024.1.0 | ``client_lock_held`` returns False: ``client.submit(f, a)`` hangs again instead of raising at once |
 | ``Client.scheduler_comm``, ``Scheduler.stream_comms``, ``Scheduler.client_comms``, ``Worker.batched_stream`` (``BatchedSend`` objects), ``BatchedSend.interval`` | the embedded cluster's messages leave at once instead of waiting up to 10 ms (client), 5 ms (scheduler to worker) and 2 ms (worker, scheduler to client) to be batched (``set_send_interval``, ``scheduler_send_streams``, ``worker_send_stream``, ``client_send_stream``: ``send_interval``) | 2024.1.0 | the streams keep distributed's intervals: a check on the embedded cluster costs a round trip of about 10 ms instead of 3 ms (``benchmarks/suite/check_overhead.py``) |
 | ``dask.base.collections_to_expr`` (undocumented: "users should not be required to interact with this function") | the expression ``dask.compute`` sends a scheduler, optimized, with its layers' annotations (owner placement), for a computation that asks for other keys than the collection's (``collections_expression``: ``execution.compute_finishing_here``) | 2025.1.0 | ``compute_finishing_here`` calls ``execution.compute`` (the aggregate task runs on the cluster: one more scheduling leg per check) |
+| ``Client.futures[key].status`` (``FutureState.status``), ``dask._task_spec.GraphNode``, its ``dependencies`` and ``__call__(values)``, ``Worker.data`` | a check's partial tasks read persisted keys this client holds finished futures of, and are computed by ``Client.run`` on the workers holding them (``futures_finished``, ``is_task``, ``task_dependencies``, ``run_task``: ``parts_in_place``) | 2024.1.0 (``GraphNode``: the task objects of dask 2024.12 and later, not read in an older release) | ``parts_in_place`` returns ``None``: the partial tasks go through the scheduler (a check costs about twice a bare round trip again) |
 | ``dask.array.Array._meta`` | the chunk type of a dask array, kept when an array is rebuilt over new keys (``meta_of``: ``lineage``; see the note below) | 2024.1.0 | ``dask.array.utils.meta_from_array(array)`` (public; rebuilds an empty meta of the same type) |
 
 ``_meta`` is dask's metadata attribute: not in ``dask.array.Array``'s documented attributes,
@@ -97,6 +98,11 @@ INTERNALS = (
     Internal("distributed.Worker", "batched_stream"),
     Internal("distributed.batched.BatchedSend", "interval"),
     Internal("dask.base", "collections_to_expr"),
+    Internal("distributed.client.FutureState", "status"),
+    Internal("dask", "_task_spec"),
+    Internal("dask._task_spec", "GraphNode"),
+    Internal("dask._task_spec.GraphNode", "dependencies"),
+    Internal("dask._task_spec.GraphNode", "__call__"),
 )
 
 # --- the client registry (client_lookup) ---------------------------------------------
@@ -137,6 +143,36 @@ def mark_futures_finished(
     :func:`register_scattered_data`) are finished, as ``Client.scatter`` marks its own."""
     for future in futures:
         client.futures[future.key].finish()
+
+
+def futures_finished(client: distributed.Client, keys: Iterable[Any]) -> bool:
+    """Whether ``client`` holds a finished future of every key of ``keys``."""
+    futures = client.futures
+    return all(key in futures and futures[key].status == "finished" for key in keys)
+
+
+def is_task(value: Any) -> bool:
+    """Whether a value of a dask graph is one of dask's task objects (``GraphNode``; never
+    where dask has none: then no part is computed in place)."""
+    return _GRAPH_NODE is not None and isinstance(value, _GRAPH_NODE)
+
+
+try:  # dask's task objects (``is_task``): none in a dask older than 2024.12
+    import dask._task_spec
+except ImportError:  # pragma: no cover
+    pass
+_GRAPH_NODE: Any = getattr(getattr(dask, "_task_spec", None), "GraphNode", None)
+
+
+def run_task(task: Any, values: dict[Any, Any]) -> Any:
+    """A task's value given ``values`` holding those of the keys it reads."""
+    return task(values)
+
+
+def task_dependencies(task: Any) -> frozenset[Any]:
+    """The keys a task of a dask graph reads (``get_dependencies`` gives only those in
+    the graph it is given: a persisted key is not)."""
+    return frozenset(task.dependencies)
 
 
 def alias_worker_data(worker: Any, renames: dict[Any, Any]) -> dict[Any, int]:

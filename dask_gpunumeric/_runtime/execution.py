@@ -22,7 +22,7 @@ import numpy
 from dask.core import flatten, get_dependencies
 from dask.utils import key_split
 
-from . import config, history, lineage
+from . import config, history, lineage, parts_in_place
 from . import distributed_internals as internals
 from .cluster import active_client, client_for_computation, in_worker_task
 from .scheduler_loss import check_connected, translated, wait_watched, watched_get
@@ -127,17 +127,34 @@ def compute_finishing_here(collection: Any) -> Any:
     if client is None or config.get("progress") or len(keys) != 1:
         return compute(collection)[0]
     (key,) = keys
-    expression = internals.collections_expression(collection)
-    graph = expression.__dask_graph__()
+    hlg = collection.__dask_graph__()
+    graph: Any = dict(hlg)  # as built, before dask's optimization: read in place first
     tail, parts = _last_steps(graph, key)
-    if len(parts) < 2 or "aggregate" not in key_split(tail[-1]):  # only a tree's aggregate
-        return compute(collection)[0]
-    _Last.collections = (collection,)
+    values, futures = None, []
+    layers = getattr(hlg, "layers", {}).values()
+    annotations = [layer.annotations or {} for layer in layers]
     with translated(client), _seceded_in_worker_task():
         check_connected(client)
-        futures = client.get(expression, parts, sync=False)  # the scheduler culls to them
-        wait_watched(client, futures)
-        values = client.gather(futures)
+        jobs = in_place_jobs(client, graph, tail, parts, annotations)
+        expression = None
+        if jobs is None:  # the graph as ``dask.compute`` sends it (dask's task objects)
+            expression = internals.collections_expression(collection)
+            graph = expression.__dask_graph__()
+            tail, parts = _last_steps(graph, key)
+            jobs = in_place_jobs(client, graph, tail, parts, annotations)
+        if jobs is not None:
+            values = parts_in_place.computed_where_held(client, jobs)
+        if values is None and expression is None:
+            expression = internals.collections_expression(collection)
+            graph = expression.__dask_graph__()
+            tail, parts = _last_steps(graph, key)
+        if values is None and _aggregated(tail, parts):  # through the scheduler
+            _Last.collections = (collection,)
+            futures = client.get(expression, parts, sync=False)  # culled to them
+            wait_watched(client, futures)
+            values = client.gather(futures)
+    if values is None:  # no tree's aggregate last: all of it on the cluster
+        return compute(collection)[0]
     # Held until the next such computation has asked for its own: a check repeated on
     # the same arrays asks for the same keys (dask names them by their inputs), and a key
     # this client released just before asking for it again could be forgotten by the
@@ -147,6 +164,24 @@ def compute_finishing_here(collection: Any) -> Any:
     with numpy.errstate(all="ignore"):  # a worker's floating-point warnings: none either
         here = {**dict(zip(parts, values, strict=True)), **{k: graph[k] for k in tail}}
         return dask.get(here, key)
+
+
+def in_place_jobs(
+    client: distributed.Client,
+    graph: Any,
+    tail: list[Any],
+    parts: list[Any],
+    annotations: list[dict[str, Any]],
+) -> Any:
+    """``parts_in_place.jobs_for`` the parts of a tree's aggregate, else ``None``."""
+    if not _aggregated(tail, parts):
+        return None
+    return parts_in_place.jobs_for(client, graph, parts, annotations)
+
+
+def _aggregated(tail: list[Any], parts: list[Any]) -> bool:
+    """Whether ``_last_steps`` found a tree's aggregate of two results or more."""
+    return len(parts) >= 2 and "aggregate" in key_split(tail[-1])
 
 
 def _last_steps(graph: Any, key: Any, longest: int = 3) -> tuple[list[Any], list[Any]]:

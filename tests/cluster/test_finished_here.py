@@ -1,6 +1,8 @@
 """A small reduction's last step runs in the client (``execution.compute_finishing_here``):
-on a distributed cluster the per-block partial results are computed there and gathered,
-and the aggregate runs here. Values equal NumPy's and the aggregate computed on the
+on a distributed cluster the per-block partial results are computed there, by the
+workers holding the blocks in one ``Client.run`` (``_runtime/parts_in_place.py``: no
+task reaches the scheduler) or, where that cannot be, as tasks gathered in one round
+trip; the aggregate runs here. Values equal NumPy's and the aggregate computed on the
 cluster; no aggregate task reaches the scheduler and no partial result moves between
 workers; the aggregate's warnings are not repeated (the call's probe gave NumPy's).
 
@@ -8,17 +10,20 @@ On a 2-worker ``LocalCluster`` of worker processes, with the small-work policy o
 
 from __future__ import annotations
 
+import time
 import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy
 import pytest
+from dask.utils import key_split
 from distributed import Client, LocalCluster, wait
 
 import dask_gpunumeric as dnp
 from dask_gpunumeric._array import materialize
 from dask_gpunumeric._lowering.reductions import TREE_REDUCED
+from dask_gpunumeric._runtime import parts_in_place
 
 
 @pytest.fixture(scope="module")
@@ -49,19 +54,23 @@ def on_the_cluster(host: numpy.ndarray) -> Any:
 
 
 def prefixes_run(client: Client, compute: Callable[[], Any]) -> set[str]:
-    """The task prefixes (``sum``, ``sum-aggregate``, ...) whose tasks changed state on
-    the scheduler while ``compute`` ran."""
+    """The task prefixes (``sum``, ``sum-aggregate``, ...) of the tasks the scheduler sent
+    to a worker while ``compute`` ran (from its transition log: a release of an earlier
+    check's results, which the count of states would show too, is not a task run)."""
 
-    def counts(dask_scheduler: Any) -> dict[str, int]:
+    def now(dask_scheduler: Any) -> float:
+        return time.time()
+
+    def processed(dask_scheduler: Any, since: float) -> set[str]:
         return {
-            name: sum(prefix.state_counts.values())
-            for name, prefix in dask_scheduler.task_prefixes.items()
+            key_split(entry.key)
+            for entry in list(dask_scheduler.transition_log)
+            if entry.finish == "processing" and entry.timestamp >= since
         }
 
-    before = client.run_on_scheduler(counts)
+    since = client.run_on_scheduler(now)
     compute()
-    after = client.run_on_scheduler(counts)
-    return {name for name, n in after.items() if n != before.get(name, 0)}
+    return client.run_on_scheduler(processed, since=since)
 
 
 def moved_between_workers(client: Client) -> int:
@@ -75,32 +84,48 @@ def moved_between_workers(client: Client) -> int:
     return sum(client.run(drain).values())
 
 
+def through_the_scheduler(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The partial results as tasks (what a graph ``parts_in_place`` refuses takes)."""
+    monkeypatch.setattr(parts_in_place, "computed_where_held", lambda *args: None)
+
+
+@pytest.mark.parametrize("route", ["in place", "scheduler"])
 @pytest.mark.parametrize("kind", sorted(TREE_REDUCED))
 def test_every_tree_reduction_equals_numpy_and_the_cluster_aggregate(
-    client: Client, kind: str, monkeypatch: pytest.MonkeyPatch
+    client: Client, kind: str, route: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     host = host_data(kind)
     x = on_the_cluster(host)
     expected = numpy.asarray(getattr(numpy, kind)(host))
     results = []
+    if route == "scheduler":
+        through_the_scheduler(monkeypatch)
     ran_here = prefixes_run(client, lambda: results.append(numpy.asarray(getattr(dnp, kind)(x))))
     monkeypatch.setattr(materialize, "FINISHED_HERE_BYTES", 0)  # the aggregate as a task
     ran_there = prefixes_run(client, lambda: results.append(numpy.asarray(getattr(dnp, kind)(x))))
     here, there = results
-    assert ran_here and ran_there - ran_here  # the partial results there, the aggregate here
+    if route == "in place":
+        assert ran_here == set() and ran_there  # no task at all: the workers' data read
+    else:
+        assert ran_here and ran_there - ran_here  # the partial results there, aggregate here
     assert here.dtype == there.dtype == expected.dtype and here.shape == expected.shape
     numpy.testing.assert_array_equal(here, there)  # the same functions on the same values
     numpy.testing.assert_allclose(here, expected, rtol=1e-12)  # blockwise vs pairwise sums
 
 
+@pytest.mark.parametrize("route", ["in place", "scheduler"])
 def test_a_check_moves_no_partial_result_between_workers(
-    client: Client, monkeypatch: pytest.MonkeyPatch
+    client: Client, route: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     host = numpy.random.default_rng(1).random(1 << 18)
     x = on_the_cluster(host)
+    if route == "scheduler":
+        through_the_scheduler(monkeypatch)
     moved_between_workers(client)
     for scale in (1.0, 2.0, 3.0):  # as a solver's checks: new values each time
+        ran = prefixes_run(client, lambda scale=scale: float((x * scale).sum()))
         assert float((x * scale).sum()) == pytest.approx((host * scale).sum(), rel=1e-12)
+        assert (ran == set()) == (route == "in place")  # in place: x * scale too
     assert moved_between_workers(client) == 0
     monkeypatch.setattr(materialize, "FINISHED_HERE_BYTES", 0)
     assert float((x * 4.0).sum()) == pytest.approx((host * 4.0).sum(), rel=1e-12)
@@ -116,7 +141,7 @@ def test_an_axis_reduction_of_small_output_is_finished_here(
     ran_here = prefixes_run(client, lambda: results.append(numpy.asarray(x.sum(axis=0))))
     monkeypatch.setattr(materialize, "FINISHED_HERE_BYTES", 0)
     ran_there = prefixes_run(client, lambda: results.append(numpy.asarray(x.sum(axis=0))))
-    assert ran_here and ran_there - ran_here
+    assert ran_here == set() and ran_there  # the partial sums in place, then as tasks
     for result in results:
         numpy.testing.assert_allclose(result, host.sum(axis=0), rtol=1e-12)
 

@@ -1,0 +1,128 @@
+"""A check's partial results computed by the workers holding their blocks, in one
+``Client.run`` (``_runtime/parts_in_place.py``), and the scheduler's route wherever that
+cannot be: values equal NumPy's either way; which route was taken is read from the
+scheduler's transition log (tasks sent to a worker, or none).
+
+On a 2-worker ``LocalCluster`` of worker processes, with the small-work policy off."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import numpy
+import pytest
+from dask._task_spec import Task, TaskRef
+from distributed import Client, LocalCluster, wait
+
+import dask_gpunumeric as dnp
+from dask_gpunumeric._runtime import distributed_internals as internals
+from dask_gpunumeric._runtime import parts_in_place
+
+
+@pytest.fixture(scope="module")
+def client(shared_cluster: LocalCluster) -> Iterator[Client]:
+    with Client(shared_cluster) as client:
+        yield client
+
+
+@pytest.fixture(autouse=True)
+def distributed_scheduler(backend: str) -> Iterator[None]:
+    with dnp.config.set(scheduler="distributed"):
+        yield
+
+
+HOST = numpy.random.default_rng(8).standard_normal((900, 300))  # 2 blocks, 2 workers
+
+
+def persisted() -> Any:
+    x = dnp.array(HOST).persist()
+    wait(x.to_dask())
+    return x
+
+
+def tasks_run(client: Client, check: Any) -> tuple[float, int]:
+    """``float(check())`` and how many tasks the scheduler sent to workers meanwhile."""
+
+    def now(dask_scheduler: Any) -> float:
+        return time.time()
+
+    def processed(dask_scheduler: Any, since: float) -> int:
+        return sum(
+            entry.finish == "processing" and entry.timestamp >= since
+            for entry in list(dask_scheduler.transition_log)
+        )
+
+    since = client.run_on_scheduler(now)
+    value = float(check())
+    return value, client.run_on_scheduler(processed, since=since)
+
+
+@pytest.mark.parametrize("fusion", [True, False])
+def test_a_check_of_a_step_on_persisted_blocks_is_computed_in_place(
+    client: Client, fusion: bool
+) -> None:
+    x = persisted()
+    with dnp.config.set(fusion=fusion):  # unfused: two tasks per part, sent together
+        value, tasks = tasks_run(client, lambda: (x * 1.5).sum())
+    assert tasks == 0
+    assert value == pytest.approx((HOST * 1.5).sum(), rel=1e-12)
+
+
+def test_a_part_of_more_than_a_few_tasks_is_refused() -> None:
+    def chain(length: int) -> dict[Any, Any]:
+        graph: dict[Any, Any] = {("step", 0): Task(("step", 0), abs, TaskRef("persisted"))}
+        for i in range(1, length):
+            graph[("step", i)] = Task(("step", i), abs, TaskRef(("step", i - 1)))
+        return graph
+
+    short = chain(parts_in_place.MAX_PART_TASKS)
+    found = parts_in_place._part_graph(short, ("step", len(short) - 1))
+    assert found is not None and set(found) == set(short)
+    long = chain(parts_in_place.MAX_PART_TASKS + 1)
+    assert parts_in_place._part_graph(long, ("step", len(long) - 1)) is None
+
+
+def test_parts_reading_blocks_of_two_workers_go_through_the_scheduler(client: Client) -> None:
+    x = persisted()
+    value, tasks = tasks_run(client, lambda: (x[1:] - x[:-1]).sum())
+    assert tasks > 0  # the row across the blocks' edge is on neither worker alone
+    assert value == pytest.approx((HOST[1:] - HOST[:-1]).sum(), rel=1e-9, abs=1e-9)
+
+
+def test_a_failed_run_takes_the_scheduler_route(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    x = persisted()
+
+    def lost(*args: Any, **kwargs: Any) -> Any:
+        raise OSError("a worker went away")
+
+    monkeypatch.setattr(client, "run", lost)
+    value, tasks = tasks_run(client, lambda: x.sum())
+    monkeypatch.undo()
+    assert tasks > 0 and value == pytest.approx(HOST.sum(), rel=1e-12)
+
+
+def test_inputs_not_yet_computed_are_not_read_in_place(client: Client) -> None:
+    slow = client.submit(time.sleep, 0.5, pure=False)
+    assert not internals.futures_finished(client, [slow.key])
+    wait(slow)
+    assert internals.futures_finished(client, [slow.key])
+    assert not internals.futures_finished(client, ["a key nobody holds"])
+
+
+@pytest.mark.parametrize(
+    ("annotations", "strict"),
+    [
+        ({}, False),
+        ({"workers": {}.get, "allow_other_workers": True}, False),  # owner placement
+        ({"workers": ["tcp://127.0.0.1:1"]}, True),  # a user's placement
+        ({"resources": {"GPU": 1}}, True),
+    ],
+)
+def test_tasks_placed_by_the_user_run_where_the_scheduler_puts_them(
+    annotations: dict[str, Any], strict: bool
+) -> None:
+    assert parts_in_place._placed_strictly(annotations) == strict
