@@ -111,7 +111,12 @@ def binary(numpy_ufunc: numpy.ufunc, x: Any, y: Any, array_type: type[ArrayHandl
     else:
         return new_value(numpy_ufunc, (x, y), array_type)
     name, shape = a_name or b_name, a_shape or b_shape
-    enabled, limit, configured = _settings()
+    section = config.section()  # ``_settings`` written out
+    try:
+        enabled = section["in-process-evaluation"]
+        limit, configured = section["min-chunk-elements"], section["backend"]
+    except (KeyError, TypeError):
+        enabled, limit, configured = _settings()
     if (
         name is None
         or (a_name and b_name and a_name != b_name)
@@ -199,9 +204,9 @@ def _stored(result: Any, backend: ChunkBackend, array_type: type[ArrayHandle]) -
     vectors made a chunk) as a ``ChunkValue``."""
     if not isinstance(result, backend.chunk_type):
         result = backend.xp.asarray(result)
-    return array_type._from_parts(
-        Store.holding(ChunkValue(result, backend.name)), whole_view(result.shape)
-    )
+    store = object.__new__(Store)  # ``Store.holding``, a call less per operation
+    store.version = ChunkValue(result, backend.name)
+    return array_type._from_parts(store, whole_view(result.shape))
 
 
 def _into(numpy_ufunc: numpy.ufunc, operands: list[Any], out: Any, backend: ChunkBackend) -> Any:

@@ -155,11 +155,18 @@ def held_values(leaves: tuple[Expr, ...], backend: ChunkBackend) -> list[Any] | 
     work_limit = _limit("client-work-bytes")
     if work_limit <= 0 or not backend.evaluates_in_client:
         return None
-    held = {_buffer_id(leaf): math.prod(leaf.shape) * leaf.dtype.itemsize for leaf in leaves}
+    held: dict[int, int] = {}
+    for leaf in leaves:
+        held[_buffer_id(leaf)] = math.prod(leaf.shape) * leaf.dtype.itemsize
     if sum(held.values()) > max(work_limit, _limit("client-data-bytes")):
         return None  # checked before any value is made (a device copy of host data)
-    values = [_value_here(leaf, backend) for leaf in leaves]
-    return None if any(value is None for value in values) else values
+    values = []
+    for leaf in leaves:
+        value = _value_here(leaf, backend)
+        if value is None:
+            return None
+        values.append(value)
+    return values
 
 
 _PRODUCTS = (Matmul, Tensordot)
@@ -203,7 +210,7 @@ def _buffer_id(node: Any) -> int:
 
 def _limit(key: str) -> int:
     value = config.get(key)
-    return _parsed(value) if isinstance(value, str) else int(value)
+    return value if type(value) is int else _parsed(value) if isinstance(value, str) else int(value)
 
 
 @functools.lru_cache(maxsize=64)
