@@ -73,7 +73,7 @@ class ArrayHandle(DaskCollectionMixin):
 
     @property
     def dtype(self) -> numpy.dtype:
-        return self._view.dtype(self._store.version.dtype)
+        return self._view.dtype(self._store.dtype)
 
     @property
     def ndim(self) -> int:
@@ -215,9 +215,11 @@ class ArrayHandle(DaskCollectionMixin):
         """A convergence check's operand: a whole array whose value is a NumPy chunk here
         is that chunk (Python's ``float``/``bool`` of it are NumPy's, warnings and errors
         included, and copy nothing), anything else ``__array__()``."""
-        version = self._store.version
-        if self._view.is_identity and type(version) is ChunkValue:
-            value = version.value
+        store = self._store
+        if self._view.is_identity:
+            value = store.chunk if store.chunk is not None else store.version
+            if type(value) is ChunkValue:
+                value = value.value
             if type(value) is numpy.ndarray:
                 return value
         return self.__array__()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import weakref
+from typing import Any
 
 from .._ir.expr import Expr
 from .._ir.leaves import ChunkValue
@@ -29,24 +30,55 @@ class Store:
     (``_kernels/in_process.py``): tiny arrays never wait for, or visit, the cluster.
     """
 
-    __slots__ = ("version", "__weakref__")
-    version: Expr
+    __slots__ = ("_version", "chunk", "chunk_backend", "__weakref__")
+    # ``chunk``: a tiny operation's value as NumPy (CuPy, ...) made it, of the backend
+    # named ``chunk_backend``, while no reader has asked for its ``ChunkValue`` node
+    # (``holding_chunk``); ``None`` otherwise. A solver's ``alpha * p`` reads and makes
+    # only chunks: a node per operation was a sixth of its cost (``tiny_ufuncs``).
+    _version: Expr | None
+    chunk: Any
+    chunk_backend: str
 
     def __init__(self, version: Expr) -> None:
-        if type(version) is ChunkValue:  # a value: nothing to decide (``holding``)
-            self.version = version
+        self.chunk = None
+        if type(version) is ChunkValue:  # a value: nothing to decide
+            self._version = version
             return
-        self.version = _bounded(_evaluated(version), 2 * config.get("persist-depth"))
+        self._version = _bounded(_evaluated(version), 2 * config.get("persist-depth"))
         live_stores.add(self)
 
     @classmethod
-    def holding(cls, value: ChunkValue) -> Store:
-        """A store of a value (a tiny operation's): nothing to decide, and not a live store
-        until a write makes its version an expression (``live_stores`` holds the stores a
+    def holding_chunk(cls, chunk: Any, backend: str) -> Store:
+        """A store of a tiny operation's value ``chunk``, made outside any
+        ``dask.annotate`` block: nothing to decide, and not a live store until a write
+        makes its version an expression (``live_stores`` holds the stores a
         materialization may compute or persist; a value is neither)."""
         self = object.__new__(cls)
-        self.version = value
+        self._version = None
+        self.chunk = chunk
+        self.chunk_backend = backend
         return self
+
+    @property
+    def version(self) -> Expr:
+        """The current value's node (a held chunk's ``ChunkValue`` made at the first ask,
+        with the annotations of where the chunk was made: none)."""
+        version = self._version
+        if version is None:
+            value = ChunkValue(self.chunk, self.chunk_backend)
+            value.annotations = ()
+            self._version, self.chunk = value, None
+            return value
+        return version
+
+    @version.setter
+    def version(self, version: Expr) -> None:
+        self._version = version
+        self.chunk = None
+
+    @property
+    def dtype(self) -> Any:
+        return self.version.dtype if self.chunk is None else self.chunk.dtype
 
     def replace(self, version: Expr) -> None:
         before = self.version

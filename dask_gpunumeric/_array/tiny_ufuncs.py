@@ -95,19 +95,33 @@ def binary(numpy_ufunc: numpy.ufunc, x: Any, y: Any, array_type: type[ArrayHandl
     if type(x) in _WEAK_SCALARS:
         a_value, a_name, a_shape = x, None, ()
     elif isinstance(x, ArrayHandle):
-        view, version = x._view, x._store.version
-        if view.steps or view.part is not None or type(version) is not ChunkValue:
+        view, store = x._view, x._store
+        if view.steps or view.part is not None:
             return new_value(numpy_ufunc, (x, y), array_type)
-        a_value, a_name, a_shape = version.value, version.backend, version.shape
+        a_value = store.chunk
+        if a_value is not None:  # a value no reader has asked the node of
+            a_name, a_shape = store.chunk_backend, a_value.shape
+        else:
+            version = store.version
+            if type(version) is not ChunkValue:
+                return new_value(numpy_ufunc, (x, y), array_type)
+            a_value, a_name, a_shape = version.value, version.backend, version.shape
     else:
         return new_value(numpy_ufunc, (x, y), array_type)
     if type(y) in _WEAK_SCALARS:
         b_value, b_name, b_shape = y, None, ()
     elif isinstance(y, ArrayHandle):
-        view, version = y._view, y._store.version
-        if view.steps or view.part is not None or type(version) is not ChunkValue:
+        view, store = y._view, y._store
+        if view.steps or view.part is not None:
             return new_value(numpy_ufunc, (x, y), array_type)
-        b_value, b_name, b_shape = version.value, version.backend, version.shape
+        b_value = store.chunk
+        if b_value is not None:  # a value no reader has asked the node of
+            b_name, b_shape = store.chunk_backend, b_value.shape
+        else:
+            version = store.version
+            if type(version) is not ChunkValue:
+                return new_value(numpy_ufunc, (x, y), array_type)
+            b_value, b_name, b_shape = version.value, version.backend, version.shape
     else:
         return new_value(numpy_ufunc, (x, y), array_type)
     name, shape = a_name or b_name, a_shape or b_shape
@@ -159,18 +173,25 @@ def _values(args: tuple[Any, ...]) -> Any:
             continue
         if not isinstance(x, ArrayHandle):
             return NOT_TAKEN
-        view = x._view
+        view, store = x._view, x._store
         if view.steps or view.part is not None:
             return NOT_TAKEN  # a view
-        version = x._store.version
-        if type(version) is not ChunkValue or (name is not None and version.backend != name):
+        value = store.chunk
+        if value is not None:  # a value no reader has asked the node of
+            x_name = store.chunk_backend
+        else:
+            version = store.version
+            if type(version) is not ChunkValue:
+                return NOT_TAKEN
+            value, x_name = version.value, version.backend
+        if name is not None and x_name != name:
             return NOT_TAKEN
-        name, x_shape = version.backend, version.shape
+        name, x_shape = x_name, value.shape
         if x_shape and x_shape != shape:
             if math.prod(x_shape) >= limit:
                 return NOT_TAKEN
             shape = _SEVERAL if shape else x_shape
-        operands.append(version.value)
+        operands.append(value)
     if name is None:  # Python scalars alone: the configured backend
         backend = get_backend()
         return (operands, backend, shape) if backend.evaluates_in_client else NOT_TAKEN
@@ -204,9 +225,13 @@ def _stored(result: Any, backend: ChunkBackend, array_type: type[ArrayHandle]) -
     vectors made a chunk) as a ``ChunkValue``."""
     if not isinstance(result, backend.chunk_type):
         result = backend.xp.asarray(result)
-    store = object.__new__(Store)  # ``Store.holding``, a call less per operation
-    store.version = ChunkValue(result, backend.name)
-    return array_type._from_parts(store, whole_view(result.shape))
+    if current_annotations():  # the value's node records them
+        return array_type._from_parts(
+            Store(ChunkValue(result, backend.name)), whole_view(result.shape)
+        )
+    return array_type._from_parts(
+        Store.holding_chunk(result, backend.name), whole_view(result.shape)
+    )
 
 
 def _into(numpy_ufunc: numpy.ufunc, operands: list[Any], out: Any, backend: ChunkBackend) -> Any:
