@@ -7,11 +7,14 @@ import os
 import pathlib
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
+from typing import Any
 
 import dask
 import distributed
 import pytest
+from dask.utils import key_split
 
 import dask_gpunumeric as dnp
 
@@ -69,6 +72,33 @@ def shared_cluster() -> Iterator[distributed.LocalCluster]:
         n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=":0"
     ) as cluster:
         yield cluster
+
+
+@pytest.fixture(scope="module")
+def shared_client(shared_cluster: distributed.LocalCluster) -> Iterator[distributed.Client]:
+    """A client of ``shared_cluster``'s worker processes."""
+    with distributed.Client(shared_cluster) as client:
+        yield client
+
+
+def prefixes_sent_to_workers(client: distributed.Client, compute: Any) -> set[str]:
+    """The task prefixes (``sum``, ``sum-aggregate``, ...) of the tasks the scheduler sent
+    to a worker while ``compute()`` ran, from its transition log (a release of earlier
+    results, which the counts of task states would show too, is not a task run)."""
+
+    def now(dask_scheduler: Any) -> float:
+        return time.time()
+
+    def processed(dask_scheduler: Any, since: float) -> set[str]:
+        return {
+            key_split(entry.key)
+            for entry in list(dask_scheduler.transition_log)
+            if entry.finish == "processing" and entry.timestamp >= since
+        }
+
+    since = client.run_on_scheduler(now)
+    compute()
+    return client.run_on_scheduler(processed, since=since)
 
 
 @pytest.fixture(scope="module")

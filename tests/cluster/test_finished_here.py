@@ -10,26 +10,24 @@ On a 2-worker ``LocalCluster`` of worker processes, with the small-work policy o
 
 from __future__ import annotations
 
-import time
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import numpy
 import pytest
-from dask.utils import key_split
-from distributed import Client, LocalCluster, wait
+from distributed import Client, wait
 
 import dask_gpunumeric as dnp
 from dask_gpunumeric._array import materialize
 from dask_gpunumeric._lowering.reductions import TREE_REDUCED
 from dask_gpunumeric._runtime import parts_in_place
+from tests.cluster.conftest import prefixes_sent_to_workers
 
 
 @pytest.fixture(scope="module")
-def client(shared_cluster: LocalCluster) -> Iterator[Client]:
-    with Client(shared_cluster) as client:
-        yield client
+def client(shared_client: Client) -> Client:
+    return shared_client
 
 
 @pytest.fixture(autouse=True)
@@ -51,26 +49,6 @@ def on_the_cluster(host: numpy.ndarray) -> Any:
     x = dnp.array(host).persist()
     wait(x.to_dask())
     return x
-
-
-def prefixes_run(client: Client, compute: Callable[[], Any]) -> set[str]:
-    """The task prefixes (``sum``, ``sum-aggregate``, ...) of the tasks the scheduler sent
-    to a worker while ``compute`` ran (from its transition log: a release of an earlier
-    check's results, which the count of states would show too, is not a task run)."""
-
-    def now(dask_scheduler: Any) -> float:
-        return time.time()
-
-    def processed(dask_scheduler: Any, since: float) -> set[str]:
-        return {
-            key_split(entry.key)
-            for entry in list(dask_scheduler.transition_log)
-            if entry.finish == "processing" and entry.timestamp >= since
-        }
-
-    since = client.run_on_scheduler(now)
-    compute()
-    return client.run_on_scheduler(processed, since=since)
 
 
 def moved_between_workers(client: Client) -> int:
@@ -100,9 +78,13 @@ def test_every_tree_reduction_equals_numpy_and_the_cluster_aggregate(
     results = []
     if route == "scheduler":
         through_the_scheduler(monkeypatch)
-    ran_here = prefixes_run(client, lambda: results.append(numpy.asarray(getattr(dnp, kind)(x))))
+    ran_here = prefixes_sent_to_workers(
+        client, lambda: results.append(numpy.asarray(getattr(dnp, kind)(x)))
+    )
     monkeypatch.setattr(materialize, "FINISHED_HERE_BYTES", 0)  # the aggregate as a task
-    ran_there = prefixes_run(client, lambda: results.append(numpy.asarray(getattr(dnp, kind)(x))))
+    ran_there = prefixes_sent_to_workers(
+        client, lambda: results.append(numpy.asarray(getattr(dnp, kind)(x)))
+    )
     here, there = results
     if route == "in place":
         assert ran_here == set() and ran_there  # no task at all: the workers' data read
@@ -123,7 +105,7 @@ def test_a_check_moves_no_partial_result_between_workers(
         through_the_scheduler(monkeypatch)
     moved_between_workers(client)
     for scale in (1.0, 2.0, 3.0):  # as a solver's checks: new values each time
-        ran = prefixes_run(client, lambda scale=scale: float((x * scale).sum()))
+        ran = prefixes_sent_to_workers(client, lambda scale=scale: float((x * scale).sum()))
         assert float((x * scale).sum()) == pytest.approx((host * scale).sum(), rel=1e-12)
         assert (ran == set()) == (route == "in place")  # in place: x * scale too
     assert moved_between_workers(client) == 0
@@ -138,9 +120,13 @@ def test_an_axis_reduction_of_small_output_is_finished_here(
     host = numpy.random.default_rng(2).standard_normal((8000, 30))  # 2 blocks
     x = on_the_cluster(host)
     results = []
-    ran_here = prefixes_run(client, lambda: results.append(numpy.asarray(x.sum(axis=0))))
+    ran_here = prefixes_sent_to_workers(
+        client, lambda: results.append(numpy.asarray(x.sum(axis=0)))
+    )
     monkeypatch.setattr(materialize, "FINISHED_HERE_BYTES", 0)
-    ran_there = prefixes_run(client, lambda: results.append(numpy.asarray(x.sum(axis=0))))
+    ran_there = prefixes_sent_to_workers(
+        client, lambda: results.append(numpy.asarray(x.sum(axis=0)))
+    )
     assert ran_here == set() and ran_there  # the partial sums in place, then as tasks
     for result in results:
         numpy.testing.assert_allclose(result, host.sum(axis=0), rtol=1e-12)
