@@ -8,7 +8,6 @@ On a 2-worker ``LocalCluster`` of worker processes, with the small-work policy o
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import numpy
@@ -21,16 +20,12 @@ from dask_gpunumeric._runtime import distributed_internals as internals
 from dask_gpunumeric._runtime import parts_in_place
 from tests.cluster.conftest import prefixes_sent_to_workers
 
+pytestmark = pytest.mark.usefixtures("distributed_scheduler")
+
 
 @pytest.fixture(scope="module")
 def client(shared_client: Client) -> Client:
     return shared_client
-
-
-@pytest.fixture(autouse=True)
-def distributed_scheduler(backend: str) -> Iterator[None]:
-    with dnp.config.set(scheduler="distributed"):
-        yield
 
 
 HOST = numpy.random.default_rng(8).standard_normal((900, 300))  # 2 blocks, 2 workers
