@@ -541,7 +541,7 @@ def _binary(numpy_ufunc: numpy.ufunc, name: str, x: Any, y: Any) -> ndarray:
     first: the ufunc object's option checks are the larger part of a solver's
     ``alpha * p`` (``python -m benchmarks.latency``)."""
     computed = tiny_ufuncs.binary(numpy_ufunc, x, y, ndarray)
-    return ufuncs[name](x, y) if computed is tiny_ufuncs.NOT_TAKEN else computed
+    return ufuncs[name]._call(x, y) if computed is tiny_ufuncs.NOT_TAKEN else computed
 
 
 # After the class, on purpose: these modules import ``ndarray`` from here (module docstring).

@@ -48,8 +48,8 @@ class ufunc:  # noqa: N801 - NumPy's name
             computed = tiny_ufuncs.new_value(self.spec.numpy_ufunc, args, ndarray)
             if computed is not tiny_ufuncs.NOT_TAKEN:
                 return computed
-        unknown = sorted(options.keys() - _OPTIONS)
-        if unknown:  # NumPy's message (``_call``'s would name itself)
+        unknown = [name for name in options if name not in _OPTIONS]
+        if unknown:  # NumPy's message, the first in the call's order (``_call``'s: its own)
             raise TypeError(f"{self.__name__}() got an unexpected keyword argument '{unknown[0]}'")
         return self._call(*args, **options)
 

@@ -180,10 +180,8 @@ class ArrayHandle(DaskCollectionMixin):
         Raises ``ArrayMemoryError`` (a ``MemoryError``) when the array exceeds the
         total memory of the workers (``gpunumeric.memory-check``).
         """
-        value = self._read()
-        if type(value) is not ChunkValue:  # a value computed here stays here
-            check_fits_cluster(self.shape, self.dtype)
-        return type(self)._from_expr(persist_expr(value))
+        check_fits_cluster(self.shape, self.dtype)
+        return type(self)._from_expr(persist_expr(self._read()))
 
     def to_dask(self) -> Any:
         """The value as a ``dask.array.Array`` with the backend's chunk type.

@@ -114,8 +114,8 @@ def _computed_here(expr: Expr) -> ChunkValue | None:
 def _persist_expr(expr: Expr) -> Expr:
     """The user's ``persist()``: the full lineage is kept (dask recomputes what a lost
     worker held)."""
-    if isinstance(expr, DaskData | ChunkValue) and expr.backend == get_backend().name:
-        return expr  # persisted already, or a value computed here
+    if isinstance(expr, DaskData) and expr.backend == get_backend().name:
+        return expr
     here = _computed_here(expr)
     if here is not None:
         return here

@@ -78,7 +78,8 @@ class Store:
 
     @property
     def dtype(self) -> Any:
-        return self.version.dtype if self.chunk is None else self.chunk.dtype
+        chunk = self.chunk  # read once: another thread may ask for the version meanwhile
+        return self.version.dtype if chunk is None else chunk.dtype
 
     def replace(self, version: Expr) -> None:
         before = self.version

@@ -131,6 +131,7 @@ def compute_finishing_here(collection: Any) -> Any:
     graph: Any = dict(hlg)  # as built, before dask's optimization: read in place first
     tail, parts = _last_steps(graph, key)
     values, futures = None, []
+    _Last.collections = (collection,)
     layers = getattr(hlg, "layers", {}).values()
     annotations = [layer.annotations or {} for layer in layers]
     with translated(client), _seceded_in_worker_task():
@@ -149,7 +150,6 @@ def compute_finishing_here(collection: Any) -> Any:
             graph = expression.__dask_graph__()
             tail, parts = _last_steps(graph, key)
         if values is None and _aggregated(tail, parts):  # through the scheduler
-            _Last.collections = (collection,)
             futures = client.get(expression, parts, sync=False)  # culled to them
             wait_watched(client, futures)
             values = client.gather(futures)

@@ -13,15 +13,18 @@ parts whose inputs it holds in its ``data`` and sends their values back in its r
 one message out and one back through the scheduler, no task, no key, nothing stored.
 It is taken only when every input is a key this client holds a finished future of, no
 task is placed by ``resources`` or a strict ``workers`` annotation (those run where the
-scheduler would put them), and the parts are small graphs; when any part is computed by
-no worker (its inputs on two workers, lost, or still being computed) or anything fails,
-the caller takes the scheduler's route for all of them, which raises what the tasks
-raise. The values are those of the same tasks on the same blocks.
+scheduler would put them), the parts are small graphs and each worker's inputs are in its
+memory and at most ``IN_LOOP_BYTES`` (the work runs in the worker's event loop; a replica
+of a block makes its part computed twice). When any part is computed by no worker (its
+inputs on two workers, spilled, lost, or still being computed), a worker's share is too
+large, or anything fails, the caller takes the scheduler's route for all of them, which
+raises what the tasks raise. The values are those of the same tasks on the same blocks.
+Every worker is asked, with no timeout of its own: a worker that does not answer holds the
+check as it would hold the scheduler's route.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Collection
 from typing import Any
 
@@ -31,8 +34,8 @@ from . import distributed_internals as internals
 
 # A part's graph: the partial task and the tasks it reads, a few fused steps at most.
 MAX_PART_TASKS = 8
-# Inputs a worker reduces at most in its event loop; more go to a thread of their own
-# (a sum of 4 MiB takes about a millisecond: the loop's other messages wait that long).
+# Inputs a worker reduces at most in its event loop (a sum of 4 MiB takes about a
+# millisecond: the loop's other messages wait that long); more take the scheduler's route.
 IN_LOOP_BYTES = 4 << 20
 
 
@@ -71,6 +74,8 @@ def computed_where_held(client: distributed.Client, jobs: Jobs) -> list[Any] | N
         return None
     found: dict[Any, Any] = {}
     for values in replies.values():
+        if values is None:  # a worker's share too large for its event loop
+            return None
         found.update(values)
     if any(part not in found for part in jobs):
         return None
@@ -107,24 +112,24 @@ def _part_graph(graph: Any, part: Any) -> dict[Any, Any] | None:
     return tasks
 
 
-async def compute_held_parts(jobs: Jobs, dask_worker: Any) -> dict[Any, Any]:
-    """On a worker (``Client.run``): the values of the parts whose inputs this worker
-    holds, each from its tasks and those inputs (read in the event loop, as the worker
-    reads its data; computed there when small, else in a thread)."""
-    data = dask_worker.data
+def compute_held_parts(jobs: Jobs, dask_worker: Any) -> dict[Any, Any] | None:
+    """On a worker (``Client.run``, in its event loop, where it reads its data): the values
+    of the parts whose inputs this worker holds in memory (a spilled input is not read
+    from disk here), each from its tasks and those inputs; ``None`` (the caller takes the
+    scheduler's route) when they are more than ``IN_LOOP_BYTES``: larger work is the
+    worker's thread pool's, in parallel."""
+    in_memory = getattr(dask_worker.data, "fast", dask_worker.data)  # zict.Buffer's, or a dict
     mine = {
-        part: (tasks, {key: data[key] for key in inputs})
+        part: (tasks, {key: in_memory[key] for key in inputs})
         for part, (tasks, inputs) in jobs.items()
-        if all(key in data for key in inputs)
+        if all(key in in_memory for key in inputs)
     }
     held = sum(
         getattr(value, "nbytes", 0) for _, inputs in mine.values() for value in inputs.values()
     )
-
-    def compute() -> dict[Any, Any]:
-        return {part: _value(part, tasks, dict(inputs)) for part, (tasks, inputs) in mine.items()}
-
-    return compute() if held <= IN_LOOP_BYTES else await asyncio.to_thread(compute)
+    if held > IN_LOOP_BYTES:
+        return None
+    return {part: _value(part, tasks, dict(inputs)) for part, (tasks, inputs) in mine.items()}
 
 
 def _value(key: Any, tasks: dict[Any, Any], values: dict[Any, Any]) -> Any:

@@ -8,6 +8,7 @@ On a 2-worker ``LocalCluster`` of worker processes, with the small-work policy o
 from __future__ import annotations
 
 import time
+from types import SimpleNamespace
 from typing import Any
 
 import numpy
@@ -69,11 +70,30 @@ def test_a_part_of_more_than_a_few_tasks_is_refused() -> None:
     assert parts_in_place._part_graph(long, ("step", len(long) - 1)) is None
 
 
-def test_parts_reading_blocks_of_two_workers_go_through_the_scheduler(client: Client) -> None:
+def test_a_share_too_large_for_a_workers_event_loop_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    block = numpy.arange(1000.0)
+    jobs = {"part": ({"part": Task("part", numpy.sum, TaskRef("block"))}, frozenset({"block"}))}
+    worker = SimpleNamespace(data={"block": block})
+    assert parts_in_place.compute_held_parts(jobs, worker) == {"part": block.sum()}
+    assert parts_in_place.compute_held_parts(jobs, SimpleNamespace(data={})) == {}
+    monkeypatch.setattr(parts_in_place, "IN_LOOP_BYTES", block.nbytes - 1)
+    assert parts_in_place.compute_held_parts(jobs, worker) is None
+
+
+@pytest.mark.parametrize("reply", [{}, None], ids=["no part held", "a share refused"])
+def test_parts_no_worker_computes_go_through_the_scheduler(
+    client: Client, reply: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A part whose blocks no one worker holds (on two workers, spilled) is in no reply;
+    a worker whose share is too large for its event loop answers ``None``."""
     x = persisted()
-    value, tasks = tasks_run(client, lambda: (x[1:] - x[:-1]).sum())
-    assert tasks  # the row across the blocks' edge is on neither worker alone
-    assert value == pytest.approx((HOST[1:] - HOST[:-1]).sum(), rel=1e-9, abs=1e-9)
+    workers = list(client.scheduler_info()["workers"])
+    monkeypatch.setattr(client, "run", lambda *args, **kwargs: dict.fromkeys(workers, reply))
+    value, tasks = tasks_run(client, lambda: x.sum())
+    monkeypatch.undo()
+    assert tasks and value == pytest.approx(HOST.sum(), rel=1e-12)
 
 
 def test_a_failed_run_takes_the_scheduler_route(
