@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy
 
 from .._ir.expr import Expr
-from .._ir.leaves import ChunkValue, HostData
+from .._ir.leaves import HostData
 from .._runtime.cluster import inside_client_call
 from .._runtime.memory import check_fits_cluster
 from . import indexing, views
@@ -213,13 +213,9 @@ class ArrayHandle(DaskCollectionMixin):
         """A convergence check's operand: a whole array whose value is a NumPy chunk here
         is that chunk (Python's ``float``/``bool`` of it are NumPy's, warnings and errors
         included, and copy nothing), anything else ``__array__()``."""
-        store = self._store
-        if self._view.is_identity:
-            value = store.chunk if store.chunk is not None else store.version
-            if type(value) is ChunkValue:
-                value = value.value
-            if type(value) is numpy.ndarray:
-                return value
+        held = self._store.held_chunk() if self._view.is_identity else None
+        if held is not None and type(held[0]) is numpy.ndarray:
+            return held[0]
         return self.__array__()
 
     def __index__(self) -> int:

@@ -76,6 +76,15 @@ class Store:
         self._version = version
         self.chunk = None
 
+    def held_chunk(self) -> tuple[Any, str] | None:
+        """``(chunk, backend name)`` of the current value when it is a value computed here
+        (held as is, or as a ``ChunkValue``), else ``None``; no node is made for it."""
+        chunk = self.chunk  # read once: another thread may ask for the version meanwhile
+        if chunk is not None:
+            return chunk, self.chunk_backend
+        version = self.version
+        return (version.value, version.backend) if type(version) is ChunkValue else None
+
     @property
     def dtype(self) -> Any:
         chunk = self.chunk  # read once: another thread may ask for the version meanwhile

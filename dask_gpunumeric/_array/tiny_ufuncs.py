@@ -166,24 +166,19 @@ def _values(args: tuple[Any, ...]) -> Any:
     operands: list[Any] = []
     name: str | None = None
     shape: Any = ()
-    version: Any
     for x in args:
         if type(x) in _WEAK_SCALARS:
             operands.append(x)
             continue
         if not isinstance(x, ArrayHandle):
             return NOT_TAKEN
-        view, store = x._view, x._store
+        view = x._view
         if view.steps or view.part is not None:
             return NOT_TAKEN  # a view
-        value = store.chunk
-        if value is not None:  # a value no reader has asked the node of
-            x_name = store.chunk_backend
-        else:
-            version = store.version
-            if type(version) is not ChunkValue:
-                return NOT_TAKEN
-            value, x_name = version.value, version.backend
+        held = x._store.held_chunk()
+        if held is None:
+            return NOT_TAKEN
+        value, x_name = held
         if name is not None and x_name != name:
             return NOT_TAKEN
         name, x_shape = x_name, value.shape
@@ -221,8 +216,9 @@ _DEFAULT_OPTIONS = {
 
 
 def _stored(result: Any, backend: ChunkBackend, array_type: type[ArrayHandle]) -> Any:
-    """A new ``array_type`` holding ``result`` (NumPy's scalar from 0-d operands or two
-    vectors made a chunk) as a ``ChunkValue``."""
+    """A new ``array_type`` whose store holds ``result`` (NumPy's scalar from 0-d operands
+    or two vectors made a chunk): as the chunk itself (``Store.holding_chunk``), or as a
+    ``ChunkValue`` recording the ``dask.annotate`` block it was made in."""
     if not isinstance(result, backend.chunk_type):
         result = backend.xp.asarray(result)
     if current_annotations():  # the value's node records them
@@ -266,7 +262,7 @@ def matmul(left: Any, right: Any, array_type: type[ArrayHandle]) -> Any:
     if not enabled or limit <= 1 or views[0].part is not None or views[1].part is not None:
         return NOT_TAKEN
     try:
-        shape = _product_shape(a.shape, b.shape)
+        shape = matmul_shape(a.shape, b.shape)
     except ValueError:
         return NOT_TAKEN  # the node raises NumPy's error
     if math.prod(shape) >= limit:
@@ -289,12 +285,3 @@ def matmul(left: Any, right: Any, array_type: type[ArrayHandle]) -> Any:
 
 
 _HELD = (ChunkValue, HostData)
-
-
-def _product_shape(left: tuple[int, ...], right: tuple[int, ...]) -> tuple[int, ...]:
-    """``matmul_shape``, the usual vector and matrix cases without its broadcast."""
-    if len(left) == 1 and left == right:
-        return ()
-    if len(left) == 2 and len(right) == 1 and left[1] == right[0]:
-        return left[:1]
-    return matmul_shape(left, right)

@@ -210,7 +210,7 @@ def _buffer_id(node: Any) -> int:
 
 def _limit(key: str) -> int:
     value = config.get(key)
-    return value if type(value) is int else _parsed(value) if isinstance(value, str) else int(value)
+    return _parsed(value) if isinstance(value, str) else int(value)
 
 
 @functools.lru_cache(maxsize=64)

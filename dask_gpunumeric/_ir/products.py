@@ -53,7 +53,9 @@ def matmul_shape(left: tuple[int, ...], right: tuple[int, ...]) -> tuple[int, ..
             f"matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
             f"signature (n?,k),(k,m?)->(n?,m?) (size {b[-2]} is different from {a[-1]})"
         )
-    batch = numpy.broadcast_shapes(a[:-2], b[:-2])
+    # Vectors and matrices (no batch dimensions) skip NumPy's broadcast: a solver's
+    # ``a @ p`` asks this once per iteration (``_array/tiny_ufuncs.matmul``).
+    batch = numpy.broadcast_shapes(a[:-2], b[:-2]) if a[:-2] or b[:-2] else ()
     shape = batch + (a[-2], b[-1])
     if len(left) == 1:
         shape = shape[:-2] + shape[-1:]

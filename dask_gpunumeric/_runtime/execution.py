@@ -130,25 +130,21 @@ def compute_finishing_here(collection: Any) -> Any:
     hlg = collection.__dask_graph__()
     graph: Any = dict(hlg)  # as built, before dask's optimization: read in place first
     tail, parts = _last_steps(graph, key)
-    values, futures = None, []
+    futures: list[Any] = []
     _Last.collections = (collection,)
     layers = getattr(hlg, "layers", {}).values()
     annotations = [layer.annotations or {} for layer in layers]
+    route: tuple[Any, Any, list[Any], list[Any]] = (None, graph, tail, parts)  # as built
     with translated(client), _seceded_in_worker_task():
         check_connected(client)
-        jobs = in_place_jobs(client, graph, tail, parts, annotations)
-        expression = None
+        jobs = _in_place_jobs(client, route, annotations)
         if jobs is None:  # the graph as ``dask.compute`` sends it (dask's task objects)
-            expression = internals.collections_expression(collection)
-            graph = expression.__dask_graph__()
-            tail, parts = _last_steps(graph, key)
-            jobs = in_place_jobs(client, graph, tail, parts, annotations)
-        if jobs is not None:
-            values = parts_in_place.computed_where_held(client, jobs)
-        if values is None and expression is None:
-            expression = internals.collections_expression(collection)
-            graph = expression.__dask_graph__()
-            tail, parts = _last_steps(graph, key)
+            route = _optimized(collection, key)
+            jobs = _in_place_jobs(client, route, annotations)
+        values = None if jobs is None else parts_in_place.computed_where_held(client, jobs)
+        if values is None and route[0] is None:
+            route = _optimized(collection, key)
+        expression, graph, tail, parts = route
         if values is None and _aggregated(tail, parts):  # through the scheduler
             futures = client.get(expression, parts, sync=False)  # culled to them
             wait_watched(client, futures)
@@ -166,14 +162,22 @@ def compute_finishing_here(collection: Any) -> Any:
         return dask.get(here, key)
 
 
-def in_place_jobs(
+def _optimized(collection: Any, key: Any) -> tuple[Any, Any, list[Any], list[Any]]:
+    """``(expression, graph, tail, parts)``: the expression ``dask.compute`` would send for
+    ``collection``, its graph, and ``_last_steps`` of ``key`` in it."""
+    expression = internals.collections_expression(collection)
+    graph = expression.__dask_graph__()
+    return (expression, graph, *_last_steps(graph, key))
+
+
+def _in_place_jobs(
     client: distributed.Client,
-    graph: Any,
-    tail: list[Any],
-    parts: list[Any],
+    route: tuple[Any, Any, list[Any], list[Any]],
     annotations: list[dict[str, Any]],
 ) -> Any:
-    """``parts_in_place.jobs_for`` the parts of a tree's aggregate, else ``None``."""
+    """``parts_in_place.jobs_for`` the parts of a tree's aggregate in ``route``'s graph
+    (``(expression, graph, tail, parts)``), else ``None``."""
+    _, graph, tail, parts = route
     if not _aggregated(tail, parts):
         return None
     return parts_in_place.jobs_for(client, graph, parts, annotations)
