@@ -2,22 +2,24 @@
 
 At each size NumPy runs first: its result is the reference every other system's is
 compared with (outside the clock), its time per iteration the denominator of
-``ratio_to_numpy``. Each system's inputs are freed before the next system's are made.
-A system that raises gets a row with its error (and ``correct`` false) and the suite
+``ratio_to_numpy``. Each system's inputs are freed before the next system's are made,
+except for a workload whose systems take turns (``Workload.in_turns``: the user
+programs, whose inputs are host arrays every system shares). A system that raises gets a row with its error (and ``correct`` false) and the suite
 goes on.
 """
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from benchmarks.suite.floor import Floor
 from benchmarks.suite.systems import configured, to_host
-from benchmarks.suite.timing import Timing, sampled_rss, timed_repeats
+from benchmarks.suite.timing import PeakRss, Timing, repeats_in_turns, sampled_rss, timed_repeats
 from benchmarks.suite.workloads import Workload
 
 
@@ -58,9 +60,11 @@ class Settings:
     fill: float = 0.0
 
 
-def measure(
-    workload: Workload, size: int, system: str, settings: Settings
-) -> tuple[Timing | None, Any, Any, str | None]:
+# A system's timing, its result on the host, its RSS sample, and its error.
+Measurement = tuple[Timing | None, Any, Any, str | None]
+
+
+def measure(workload: Workload, size: int, system: str, settings: Settings) -> Measurement:
     """``system``'s timing at ``size``, its result on the host, its RSS sample, error."""
     with configured(system), sampled_rss() as rss:
         try:
@@ -80,7 +84,7 @@ def make_row(
     workload: Workload,
     size: int,
     system: str,
-    measured: tuple[Timing | None, Any, Any, str | None],
+    measured: Measurement,
     reference: tuple[float, Any],
     floor: Floor,
 ) -> Row:
@@ -104,6 +108,64 @@ def make_row(
     )  # fmt: skip
 
 
+def measure_in_turns(
+    workload: Workload, size: int, systems: Sequence[str], settings: Settings
+) -> Iterator[tuple[str, Measurement]]:
+    """``measure`` of every system at ``size``, their runs taken in turns
+    (``timing.repeats_in_turns``): what the user programs' lines compare is the default
+    path beside the threaded scheduler beside NumPy, each timed under the same load. The
+    RSS of a system is that of its runs (the largest increase, the highest peak)."""
+    runs: dict[str, Callable[[], Any]] = {}
+    errors: dict[str, str] = {}
+    for system in systems:
+        with configured(system):
+            try:
+                run = workload.make_run(system, size)
+            except Exception as error:  # noqa: BLE001 - reported in the row
+                traceback.print_exc()
+                errors[system] = f"{type(error).__name__}: {error}"
+                continue
+        if run is not None:
+            runs[system] = run
+    memory: dict[str, PeakRss] = {}
+
+    @contextlib.contextmanager
+    def around(system: str) -> Iterator[None]:
+        with configured(system), sampled_rss() as rss:
+            yield
+        seen = memory.setdefault(system, PeakRss(rss.start, rss.peak))
+        increase, peak = max(seen.increase, rss.increase), max(seen.peak, rss.peak)
+        seen.start, seen.peak = peak - increase, peak
+
+    timings = repeats_in_turns(
+        runs, around, workload.iterations(size), settings.repeats, settings.budget,
+        settings.fill,
+    )  # fmt: skip
+    for system in systems:
+        rss = memory.get(system, PeakRss())
+        if system in errors:
+            yield system, (None, None, rss, errors[system])
+            continue
+        timing = timings.get(system)
+        if isinstance(timing, Timing):
+            with configured(system):
+                host = to_host(timing.result)
+            yield system, (timing, host, rss, None)
+        elif timing is not None:
+            traceback.print_exception(timing)
+            yield system, (None, None, rss, f"{type(timing).__name__}: {timing}")
+
+
+def measure_each(
+    workload: Workload, size: int, systems: Sequence[str], settings: Settings
+) -> Iterator[tuple[str, Measurement]]:
+    """``measure`` of one system after the other, each measured when asked for."""
+    for system in systems:
+        measured = measure(workload, size, system, settings)
+        if measured[0] is not None or measured[3] is not None:
+            yield system, measured  # else: no such variant (a tuned dask latency loop)
+
+
 def run_workload(
     workload: Workload,
     systems: Sequence[str],
@@ -111,14 +173,14 @@ def run_workload(
     settings: Settings,
     show: Callable[[Row], None],
 ) -> list[Row]:
-    """Every size of ``workload`` on ``systems`` (NumPy first), each row shown when done."""
+    """Every size of ``workload`` on ``systems`` (NumPy first), each row shown when done;
+    a workload ``in_turns`` has its systems' runs taken in turns (``measure_in_turns``)."""
     rows = []
+    measured_systems = measure_in_turns if workload.in_turns else measure_each
     for size in workload.sizes:
         reference: tuple[float, Any] = (0.0, None)
-        for system in ("numpy", *(s for s in systems if s != "numpy")):
-            measured = measure(workload, size, system, settings)
-            if measured[0] is None and measured[3] is None:
-                continue  # no such variant (e.g. a tuned dask form of the latency loop)
+        order = ("numpy", *(s for s in systems if s != "numpy"))
+        for system, measured in measured_systems(workload, size, order, settings):
             if system == "numpy" and measured[0] is not None:
                 reference = (measured[0].median / measured[0].iterations, measured[1])
             row = make_row(workload, size, system, measured, reference, floor)

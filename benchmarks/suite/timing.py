@@ -13,8 +13,8 @@ from __future__ import annotations
 import statistics
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,14 +105,67 @@ def timed_repeats(
     if first > budget / 3:
         return Timing((first,), done, result, warmed_at_size=False)
     times: list[float] = []
-    spent = 0.0
-    while (len(times) < repeats or (spent < fill and len(times) < MAX_REPEATS)) and (
-        not times or spent + times[-1] <= budget
-    ):
+    while wants_more(times, repeats, budget, fill):
         result, seconds, done = run_once(run, iterations)
         times.append(seconds)
-        spent += seconds
     return Timing(tuple(times), done, result, warmed_at_size=True)
+
+
+def wants_more(times: list[float], repeats: int, budget: float, fill: float) -> bool:
+    """Whether a system with timed runs ``times`` is timed once more (``timed_repeats``)."""
+    spent = sum(times)
+    return (len(times) < repeats or (spent < fill and len(times) < MAX_REPEATS)) and (
+        not times or spent + times[-1] <= budget
+    )
+
+
+def repeats_in_turns(
+    runs: Mapping[str, Callable[[], Any]],
+    around: Callable[[str], AbstractContextManager[Any]],
+    iterations: int,
+    repeats: int,
+    budget: float,
+    fill: float = 0.0,
+) -> dict[str, Timing | BaseException]:
+    """``timed_repeats`` of each of ``runs`` (by system), the systems taking turns: one
+    warm-up run each, then rounds in which every system that ``wants_more`` is timed once,
+    the order turned by one each round. A load that comes and goes on the machine then
+    falls on every system alike, and the ratios between them (the default path's beside
+    the threaded scheduler's, both beside NumPy's) are of runs side by side, not of
+    minutes apart. Each run is made inside ``around(system)`` (its configuration), entered
+    outside the clock. A system whose run raises gets its exception and leaves the turns."""
+    outcome: dict[str, Timing | BaseException] = {}
+    times: dict[str, list[float]] = {}
+    last: dict[str, tuple[Any, int]] = {}
+    for system, run in runs.items():
+        try:
+            with around(system):
+                result, first, done = run_once(run, iterations)
+        except Exception as error:  # noqa: BLE001 - the caller reports it in the row
+            outcome[system] = error
+            continue
+        if first > budget / 3:
+            outcome[system] = Timing((first,), done, result, warmed_at_size=False)
+        else:
+            times[system], last[system] = [], (result, done)
+    turn = 0
+    while waiting := [s for s in times if wants_more(times[s], repeats, budget, fill)]:
+        start = turn % len(waiting)
+        for system in waiting[start:] + waiting[:start]:
+            try:
+                with around(system):
+                    result, seconds, done = run_once(runs[system], iterations)
+            except Exception as error:  # noqa: BLE001 - as above
+                outcome[system] = error
+                del times[system]
+                continue
+            times[system].append(seconds)
+            last[system] = (result, done)
+        turn += 1
+    for system, taken in times.items():
+        result, done = last[system]
+        outcome[system] = Timing(tuple(taken), done, result, warmed_at_size=True)
+    return {system: outcome[system] for system in runs}
 
 
 MAX_REPEATS = 30

@@ -7,6 +7,7 @@ Outside ``tests/cluster/`` no cluster starts: the user programs run here without
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -203,6 +204,59 @@ def test_short_runs_repeat_until_they_fill_their_seconds() -> None:
     assert len(many.times) == timing.MAX_REPEATS  # a bound on the repeats, not the clock
     long = timing.timed_repeats(lambda: run(0.06), 1, repeats=3, budget=10.0, fill=0.1)
     assert len(long.times) == 3  # three runs fill it already
+
+
+def test_systems_in_turns_alternate_and_each_is_timed_as_alone() -> None:
+    order: list[str] = []
+    entered: list[str] = []
+
+    def run(system: str, seconds: float) -> Any:
+        assert entered[-1] == system  # made inside its own configuration
+        order.append(system)
+        time.sleep(seconds)
+        if system == "broken" and len(order) > 4:
+            raise RuntimeError("lost its worker")
+        return system
+
+    @contextlib.contextmanager
+    def around(system: str) -> Any:
+        entered.append(system)
+        yield
+
+    runs = {s: (lambda s=s, t=t: run(s, t)) for s, t in
+            [("a", 0.001), ("b", 0.001), ("long", 0.06), ("broken", 0.001)]}  # fmt: skip
+    timings = timing.repeats_in_turns(runs, around, 1, repeats=3, budget=0.1)
+    assert list(timings) == ["a", "b", "long", "broken"]
+    a, b, long, broken = timings.values()
+    assert isinstance(a, timing.Timing) and isinstance(b, timing.Timing)
+    assert len(a.times) == len(b.times) == 3 and a.result == "a" and a.warmed_at_size
+    assert isinstance(long, timing.Timing) and long.times and not long.warmed_at_size
+    assert isinstance(broken, RuntimeError)  # out of the turns from its failed run on
+    # the warm-ups, then rounds whose order turns by one: no system always runs first
+    assert order[:4] == ["a", "b", "long", "broken"]
+    assert order[4:] == ["a", "b", "broken", "b", "a", "a", "b"]
+    assert len(entered) == len(order)
+
+
+def test_a_workload_in_turns_reports_every_system_and_its_errors(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    def make_run(system: str, size: int) -> Any:
+        if system == "dask":
+            raise ValueError("no such thing in dask")
+        if system == "ours-on":
+            return lambda: numpy.arange(float(size)) + 1  # differs from NumPy
+        return lambda: numpy.arange(float(size))
+
+    workload = Workload("turns", (4,), "elements", make_run, in_turns=True)
+    monkeypatch.setattr(cli, "workload_table", lambda quick, budget: [workload])
+    monkeypatch.setitem(cli.QUICK, "floor_elements", 1 << 16)
+    status, results = run_suite(tmp_path / "r.json")
+    rows = {r["system"]: r for r in results["rows"]}
+    assert status == 1 and list(rows) == ["numpy", *(s for s in SYSTEMS if s != "numpy")]
+    assert "no such thing" in rows["dask"]["error"] and not rows["ours-on"]["correct"]
+    assert all(r["correct"] for s, r in rows.items() if s not in ("dask", "ours-on"))
+    assert all(r["peak_rss_bytes"] > 0 for s, r in rows.items() if s != "dask")
 
 
 def test_durations_read_in_their_unit() -> None:

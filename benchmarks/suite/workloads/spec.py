@@ -50,7 +50,9 @@ class Workload:
     memory bandwidth, ``floor_note`` says why); ``reference(size, iterations)`` is NumPy's
     result after fewer iterations than planned (a run that stopped at its budget).
     ``family``: ``core`` (issue 9's workloads) or ``user-programs`` (issue 16's);
-    ``systems``: the systems it runs on (``None``: the suite's, ``systems.SYSTEMS``)."""
+    ``systems``: the systems it runs on (``None``: the suite's, ``systems.SYSTEMS``);
+    ``in_turns``: its systems' timed runs are taken in turns, not one system's after the
+    other's (``runner.measure_in_turns``)."""
 
     name: str
     sizes: tuple[int, ...]
@@ -64,3 +66,4 @@ class Workload:
     note: str = ""
     family: str = "core"
     systems: tuple[str, ...] | None = None
+    in_turns: bool = False

@@ -107,6 +107,7 @@ def user_workload(
         note=note + ("" if dask else "; no dask form"),
         family=FAMILY,
         systems=LANES,
+        in_turns=True,
     )
 
 
