@@ -26,8 +26,10 @@ def readme_commands(text: str | None = None) -> dict[str, str]:
         raise SystemExit("README.md: no ```sh block with the two set-up commands")
     lines = [line.strip() for line in match.group(1).splitlines() if line.strip()]
     if len(lines) != 2:
-        raise SystemExit(f"README.md: the first ```sh block must hold exactly 2 commands, "
-                         f"found {len(lines)}: {lines}")
+        raise SystemExit(
+            f"README.md: the first ```sh block must hold exactly 2 commands, "
+            f"found {len(lines)}: {lines}"
+        )
     main, test = lines
     if "examples/stencil.py --check" not in main:
         raise SystemExit(f"README.md: command 1 must run examples/stencil.py --check: {main}")

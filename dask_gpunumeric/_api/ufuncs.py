@@ -45,7 +45,11 @@ class ufunc:  # noqa: N801 - NumPy's name
 
     def __call__(self, *args: Any, **options: Any) -> Any:
         if not options and len(args) == self.spec.nin:  # the usual tiny call, at once
-            computed = tiny_ufuncs.new_value(self.spec.numpy_ufunc, args, ndarray)
+            computed = (
+                tiny_ufuncs.unary(self.spec.numpy_ufunc, args[0], ndarray)
+                if len(args) == 1
+                else tiny_ufuncs.new_value(self.spec.numpy_ufunc, args, ndarray)
+            )
             if computed is not tiny_ufuncs.NOT_TAKEN:
                 return computed
         unknown = [name for name in options if name not in _OPTIONS]

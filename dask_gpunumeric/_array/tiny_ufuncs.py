@@ -83,6 +83,26 @@ def new_value(
     return _stored(numpy_ufunc(*operands), backend, array_type)
 
 
+def unary(numpy_ufunc: numpy.ufunc, x: Any, array_type: type[ArrayHandle]) -> Any:
+    """``new_value(numpy_ufunc, (x,), array_type)`` for a one-input call with no options
+    (a solver's ``np.sqrt(rsnew)``), the common case written out: one whole tiny value of
+    the configured backend (or any, under ``auto``) and a one-output ufunc."""
+    if isinstance(x, ArrayHandle) and numpy_ufunc.nout == 1 and numpy_ufunc.signature is None:
+        view = x._view
+        held = None if view.steps or view.part is not None else x._store.held_chunk()
+        if held is not None:
+            value, name = held
+            enabled, limit, configured = _settings()
+            if (
+                enabled
+                and limit > 1
+                and (configured == "auto" or configured == name)
+                and math.prod(value.shape) < limit
+            ):
+                return _stored(numpy_ufunc(value), get_backend(name), array_type)
+    return new_value(numpy_ufunc, (x,), array_type)
+
+
 def binary(numpy_ufunc: numpy.ufunc, x: Any, y: Any, array_type: type[ArrayHandle]) -> Any:
     """``new_value(numpy_ufunc, (x, y), array_type)`` for an operator (``alpha * p``) of
     a one-output ufunc, the common case in one step, written out: two whole tiny arrays
@@ -249,17 +269,19 @@ def matmul(left: Any, right: Any, array_type: type[ArrayHandle]) -> Any:
     (``work_placement.held_values``: a solver's ``a @ p`` with ``a`` from
     ``np.array(host)``), when the result is smaller than ``min-chunk-elements``. NumPy
     picks the dtype and raises its own errors; anything else builds the ``Matmul`` node
-    (``work_placement.product_here`` then decides as this does)."""
+    (``work_placement.product_here`` then decides as this does). A tiny value is read as
+    the chunk its store holds: no node is made for it (``Store.held_chunk``)."""
     if not isinstance(left, ArrayHandle) or not isinstance(right, ArrayHandle):
         return NOT_TAKEN
-    a: Any = left._store.version
-    b: Any = right._store.version
     views = left._view, right._view
-    kinds = type(a), type(b)
-    if kinds[0] not in _HELD or kinds[1] not in _HELD or views[0].steps or views[1].steps:
+    if views[0].steps or views[1].steps or views[0].part is not None or views[1].part is not None:
+        return NOT_TAKEN
+    a, a_name = _held(left._store)
+    b, b_name = _held(right._store)
+    if a is None or b is None:
         return NOT_TAKEN
     enabled, limit, configured = _settings()
-    if not enabled or limit <= 1 or views[0].part is not None or views[1].part is not None:
+    if not enabled or limit <= 1:
         return NOT_TAKEN
     try:
         shape = matmul_shape(a.shape, b.shape)
@@ -267,14 +289,14 @@ def matmul(left: Any, right: Any, array_type: type[ArrayHandle]) -> Any:
         return NOT_TAKEN  # the node raises NumPy's error
     if math.prod(shape) >= limit:
         return NOT_TAKEN
-    name = a.backend if kinds[0] is ChunkValue else b.backend if kinds[1] is ChunkValue else None
-    if (kinds == (ChunkValue, ChunkValue) and b.backend != name) or (
+    name = a_name or b_name
+    if (a_name and b_name and a_name != b_name) or (
         name is not None and configured != "auto" and configured != name
     ):
         return NOT_TAKEN  # values of two backends, or of one not configured: converted
     backend = get_backend(name)
-    if kinds == (ChunkValue, ChunkValue) and max(math.prod(a.shape), math.prod(b.shape)) < limit:
-        values: Any = (a.value, b.value)
+    if a_name and b_name and max(math.prod(a.shape), math.prod(b.shape)) < limit:
+        values: Any = (a, b)
     elif current_annotations():
         return NOT_TAKEN  # a product of held data under ``dask.annotate``: placed by it
     else:
@@ -284,4 +306,11 @@ def matmul(left: Any, right: Any, array_type: type[ArrayHandle]) -> Any:
     return _stored(numpy.matmul(*values), backend, array_type)
 
 
-_HELD = (ChunkValue, HostData)
+def _held(store: Store) -> tuple[Any, str | None]:
+    """``(chunk, backend name)`` of a value ``store`` holds, ``(HostData node, None)`` for
+    host data, else ``(None, None)``."""
+    held = store.held_chunk()
+    if held is not None:
+        return held
+    version = store.version
+    return (version, None) if type(version) is HostData else (None, None)

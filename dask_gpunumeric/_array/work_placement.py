@@ -147,11 +147,12 @@ def product_here(expr: Expr) -> Expr:
     return ChunkValue(in_process.product(expr, values, backend), backend.name)
 
 
-def held_values(leaves: tuple[Expr, ...], backend: ChunkBackend) -> list[Any] | None:
+def held_values(leaves: tuple[Any, ...], backend: ChunkBackend) -> list[Any] | None:
     """The values of ``leaves`` as chunks of ``backend``, for a product with a tiny result
     computed here (``product_here``, ``tiny_ufuncs.matmul``; the caller checked the
     result's size and that no ``dask.annotate`` block is active), or ``None`` where the
-    policy sends it elsewhere or a leaf's value is not held here."""
+    policy sends it elsewhere or a leaf's value is not held here. A leaf that is not a
+    node is a chunk of ``backend`` held here already (a tiny value), taken as it is."""
     work_limit = _limit("client-work-bytes")
     if work_limit <= 0 or not backend.evaluates_in_client:
         return None
@@ -162,7 +163,7 @@ def held_values(leaves: tuple[Expr, ...], backend: ChunkBackend) -> list[Any] | 
         return None  # checked before any value is made (a device copy of host data)
     values = []
     for leaf in leaves:
-        value = _value_here(leaf, backend)
+        value = _value_here(leaf, backend) if isinstance(leaf, Expr) else leaf
         if value is None:
             return None
         values.append(value)

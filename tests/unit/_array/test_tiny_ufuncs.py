@@ -64,9 +64,31 @@ def _zero_d_and_broadcast(np: Any) -> Any:
     return (scalar * scalar + 1) * (np.ones((4, 1)) + np.ones(3)) + column - row
 
 
-@pytest.mark.parametrize("program", [_repeated_update, _mixed_dtypes, _zero_d_and_broadcast])
+def _one_input_calls(np: Any) -> Any:
+    counts = np.arange(-6, 6, dtype=np.int8) * 1  # a value: each call below is tiny
+    zero_d = np.asarray(0.5) * 2
+    waves = np.exp(1j * np.linspace(0.0, 3.0, 12))
+    return [
+        np.sqrt(counts * counts),  # int8 in, NumPy's float16 out
+        np.negative(counts),  # wraps at -128 as NumPy's does
+        np.signbit(counts + 0.0),  # bool
+        np.exp(zero_d),  # 0-d
+        np.absolute(waves),  # complex in, float out
+        np.invert(counts > 0),
+    ]
+
+
+@pytest.mark.parametrize(
+    "program", [_repeated_update, _mixed_dtypes, _zero_d_and_broadcast, _one_input_calls]
+)
 def test_whole_tiny_arrays_equal_numpy(program: Callable[[Any], Any]) -> None:
-    assert_eq(program(dnp), program(numpy))
+    ours, expected = program(dnp), program(numpy)
+    if isinstance(expected, list):
+        assert len(ours) == len(expected)
+        for one, numpys in zip(ours, expected, strict=True):
+            assert_eq(one, numpys)
+    else:
+        assert_eq(ours, expected)
 
 
 def test_a_tiny_update_builds_no_expression(expression_route: list[str]) -> None:
@@ -92,6 +114,8 @@ def test_a_tiny_update_builds_no_expression(expression_route: list[str]) -> None
         lambda np, x: x + np.float32(2),  # a NumPy scalar
         lambda np, x: x + [1] * 10,  # a list
         lambda np, x: np.divmod(x, 3)[1],  # two outputs
+        lambda np, x: np.sqrt(x[::2]),  # a view, one input
+        lambda np, x: np.modf(x / 3)[0],  # one input, two outputs
     ],
 )
 def test_other_calls_build_their_expression(call: Any, expression_route: list[str]) -> None:
