@@ -112,8 +112,9 @@ def start_local_cluster(spec: LocalClusterSpec) -> Any:
         memory_limit=spec.memory_limit,
         dashboard_address=dashboard_address(spec.host),
         env={name: str(spec.threads_per_worker) for name in THREAD_ENV_VARS},
-        # Import the package (and register its chunk types) before the first task arrives.
-        preload=["dask_gpunumeric"],
+        # Import the package (and register its chunk types) before the first task arrives,
+        # then freeze the start's objects out of the garbage collector's full collections.
+        preload=["dask_gpunumeric._runtime.worker_setup"],
     )
     with _main_module_hidden(), dask.config.set(EMBEDDED_DISTRIBUTED_CONFIG):
         if spec.gpus:

@@ -4,6 +4,7 @@ killed, and a scheduler that cannot start says so."""
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import signal
@@ -64,6 +65,21 @@ def test_the_scheduler_runs_in_a_child_process_with_our_config(embedded) -> None
     assert client.run_on_scheduler(scheduler_config) == 100
     cluster.close_embedded()
     assert wait_gone([scheduler_pid]) == []
+
+
+def test_the_start_is_frozen_out_of_the_garbage_collector(embedded) -> None:
+    """The scheduler (once its background imports are done) and every worker have moved
+    what their start made out of the collector's reach (``gc.freeze()``): a full
+    collection no longer walks some 100,000 objects in the middle of a run."""
+    assert float(dnp.arange(10_000.0).sum()) == numpy.arange(10_000.0).sum()
+    client = cluster.active_client()
+    deadline = time.monotonic() + GONE_WITHIN
+    while client.run_on_scheduler(gc.get_freeze_count) == 0 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert client.run_on_scheduler(gc.get_freeze_count) > 10_000
+    frozen = client.run(gc.get_freeze_count)
+    assert frozen and all(count > 10_000 for count in frozen.values()), frozen
+    assert gc.get_freeze_count() == 0  # the user's process is left as it is
 
 
 def wait_gone(pids: list[int]) -> list[int]:
