@@ -67,6 +67,9 @@ def _compute_expr(expr: Expr) -> numpy.ndarray:
     if here is not None:  # the values stay ours (stores hold them): the caller gets a copy
         return numpy.array(backend.to_host(here.value)).reshape(expr.shape)
     stores = _live_stores_within(expr)
+    holding = _holding_the_result(expr, stores, backend)
+    if holding:
+        stores = []
     with work_placement.placed([expr]):
         if stores:
             expr = _persist_with_stores(expr, stores, checkpoint=_Checkpoints.due())
@@ -74,7 +77,33 @@ def _compute_expr(expr: Expr) -> numpy.ndarray:
             result = execution.compute_finishing_here(lower(expr, backend))
         else:
             (result,) = execution.compute(lower(expr, backend))
+    if holding:
+        value = ChunkValue(
+            backend.xp.asarray(result).copy(), backend.name
+        )  # the caller's is its own
+        for store in holding:
+            if store.version is expr:
+                store.version = value
+        remember(expr, value)
     return numpy.asarray(backend.to_host(result)).reshape(expr.shape)
+
+
+def _holding_the_result(expr: Expr, stores: list[Store], backend: ChunkBackend) -> list[Store]:
+    """``stores`` when every one of them holds ``expr`` itself, the value being read (the
+    array of ``float(x.mean())``, ``x.mean()`` made for it), and that value is one
+    number (0-d: an array of blocks keeps its blocks) that can be held here: then
+    ``expr`` is computed as any
+    result is (dask's graph optimization fuses its steps; a tree's aggregate runs here)
+    and the stores hold the value it gives, which a persist would have kept on the
+    cluster for a second round trip to read. Else ``[]``: they are persisted with it."""
+    if (
+        not stores
+        or any(store.version is not expr for store in stores)
+        or not backend.evaluates_in_client
+        or expr.shape != ()
+    ):
+        return []
+    return stores
 
 
 # A reduction's result up to this size is aggregated in the client from its partial
