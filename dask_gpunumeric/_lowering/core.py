@@ -48,6 +48,7 @@ from . import (
     selection,
     stencil,
 )
+from .inline_roots import inline_roots
 from .layers import Lowering
 
 lowering_table: dict[type, Lowering] = {  # node type -> lower_<node>
@@ -227,8 +228,12 @@ def optimize(graph: HighLevelGraph, keys: Any, **kwargs: Any) -> Any:
     resources, workers) into one task with merged ones, unless
     ``optimization.annotations.fuse`` is off; its low-level fusion returns a plain dict,
     which drops every annotation. Annotated graphs get the first switched off and the
-    second skipped: nodes of different annotations never share a task.
+    second skipped: nodes of different annotations never share a task. Before either, a
+    dependency-free task that one task reads is computed inside it (``inline_roots``:
+    placement kept).
     """
+    if isinstance(graph, HighLevelGraph):
+        graph = inline_roots(graph, keys)
     layers = getattr(graph, "layers", {})
     annotated = any(layer.annotations for layer in layers.values())
     keep = {"optimization.fuse.active": False, "optimization.annotations.fuse": False}

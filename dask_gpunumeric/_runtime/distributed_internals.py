@@ -29,6 +29,7 @@ distributed": 2026.8.0 when this was written).
 | ``Client.scheduler_comm``, ``Scheduler.stream_comms``, ``Scheduler.client_comms``, ``Worker.batched_stream`` (``BatchedSend`` objects), ``BatchedSend.interval`` | the embedded cluster's messages leave at once instead of waiting up to 10 ms (client), 5 ms (scheduler to worker) and 2 ms (worker, scheduler to client) to be batched (``set_send_interval``, ``scheduler_send_streams``, ``worker_send_stream``, ``client_send_stream``: ``send_interval``) | 2024.1.0 | the streams keep distributed's intervals: a check on the embedded cluster costs a round trip of about 10 ms instead of 3 ms (``benchmarks/suite/check_overhead.py``) |
 | ``dask.base.collections_to_expr`` (undocumented: "users should not be required to interact with this function") | the expression ``dask.compute`` sends a scheduler, optimized, with its layers' annotations (owner placement), for a computation that asks for other keys than the collection's (``collections_expression``: ``execution.compute_finishing_here``) | 2025.1.0 | ``compute_finishing_here`` calls ``execution.compute`` (the aggregate task runs on the cluster: one more scheduling leg per check) |
 | ``Client.futures[key].status`` (``FutureState.status``), ``dask._task_spec.GraphNode``, its ``dependencies`` and ``__call__(values)``, ``Worker.data`` | a check's partial tasks read persisted keys this client holds finished futures of, and are computed by ``Client.run`` on the workers holding them (``futures_finished``, ``is_task``, ``task_dependencies``, ``run_task``: ``parts_in_place``) | 2024.1.0 (``GraphNode``: the task objects of dask 2024.12 and later, not read in an older release) | ``parts_in_place`` returns ``None``: the partial tasks go through the scheduler (a check costs about twice a bare round trip again) |
+| ``dask._task_spec.convert_legacy_graph``, ``Task`` (``func``, ``args``, ``kwargs``, ``substitute``) | a graph's tasks as dask's task objects, and a dependency-free task computed inside its one consumer as a nested task (``graph_tasks``, ``is_plain_task``, ``with_inlined``: ``_lowering/inline_roots.py``) | 2025.1.0 (the task objects of dask 2024.12 and later) | ``graph_tasks`` returns ``None``: every task stays a task of its own (Monte Carlo pi's random blocks are held between two tasks again) |
 | ``dask.array.Array._meta`` | the chunk type of a dask array, kept when an array is rebuilt over new keys (``meta_of``: ``lineage``; see the note below) | 2024.1.0 | ``dask.array.utils.meta_from_array(array)`` (public; rebuilds an empty meta of the same type) |
 
 ``_meta`` is dask's metadata attribute: not in ``dask.array.Array``'s documented attributes,
@@ -103,6 +104,12 @@ INTERNALS = (
     Internal("dask._task_spec", "GraphNode"),
     Internal("dask._task_spec.GraphNode", "dependencies"),
     Internal("dask._task_spec.GraphNode", "__call__"),
+    Internal("dask._task_spec", "convert_legacy_graph"),
+    Internal("dask._task_spec", "Task"),
+    Internal("dask._task_spec.Task", "substitute"),
+    Internal("dask._task_spec.Task", "func"),
+    Internal("dask._task_spec.Task", "args"),
+    Internal("dask._task_spec.Task", "kwargs"),
 )
 
 # --- the client registry (client_lookup) ---------------------------------------------
@@ -173,6 +180,29 @@ def task_dependencies(task: Any) -> frozenset[Any]:
     """The keys a task of a dask graph reads (``get_dependencies`` gives only those in
     the graph it is given: a persisted key is not)."""
     return frozenset(task.dependencies)
+
+
+def graph_tasks(graph: Any) -> dict[Any, Any] | None:
+    """The tasks of a (materialized) dask graph as dask's task objects, legacy tuples
+    converted; ``None`` where dask has no such objects."""
+    convert = getattr(getattr(dask, "_task_spec", None), "convert_legacy_graph", None)
+    return None if convert is None else dict(convert(dict(graph)))
+
+
+def is_plain_task(value: Any) -> bool:
+    """Whether a graph's value is a plain call (``Task``: not data, an alias or a
+    subclass of its own)."""
+    return type(value) is getattr(getattr(dask, "_task_spec", None), "Task", None)
+
+
+def with_inlined(task: Any, inner: dict[Any, Any]) -> Any:
+    """``task`` with each key of ``inner`` it reads replaced by that key's own plain task,
+    run inside it (nested: computed when ``task`` runs, never held on its own)."""
+    nested = {
+        key: type(value)(None, value.func, *value.args, **value.kwargs)
+        for key, value in inner.items()
+    }
+    return task.substitute(nested)
 
 
 def alias_worker_data(worker: Any, renames: dict[Any, Any]) -> dict[Any, int]:

@@ -75,4 +75,28 @@ def owner_annotations(
         key: [workers[owner_position(index, numblocks, len(workers))]]
         for key, (index, numblocks) in sources.items()
     }
-    return {"workers": owners.get, "allow_other_workers": True}
+    return annotations_of(owners) or {}
+
+
+def owner_table(annotations: Mapping[str, Any] | None) -> dict[Any, list[str]] | None:
+    """The key -> ``[owner]`` table of a layer's annotations when they are only the
+    placement ``owner_annotations`` made (``{}`` for none at all), else ``None``: a
+    user's ``dask.annotate`` block, retries, resources or a strict ``workers``."""
+    if not annotations:
+        return {}
+    getter = annotations.get("workers")
+    owners = getattr(getter, "__self__", None)
+    if (
+        set(annotations) != {"workers", "allow_other_workers"}
+        or annotations["allow_other_workers"] is not True
+        or type(owners) is not dict
+        or getter != owners.get
+    ):
+        return None
+    return owners
+
+
+def annotations_of(owners: dict[Any, list[str]]) -> dict[str, Any] | None:
+    """A layer's annotations placing each key of ``owners`` on its owner (``None`` for
+    an empty table): ``owner_annotations``' form."""
+    return {"workers": owners.get, "allow_other_workers": True} if owners else None
