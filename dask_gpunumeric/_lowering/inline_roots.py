@@ -4,8 +4,8 @@ Monte Carlo pi draws ``x`` and ``y`` block by block and reads each block once, i
 ``x * x + y * y < 1.0``, whose blocks the mean's partial task reads once in turn. As
 lowered, that is four tasks per block, and two 50 MB random blocks held on a worker
 between them. Here a random block that exactly one task reads, and that task no other
-block of its layer, is drawn inside that task; the reader, reading nothing then itself, goes into
-its own one reader alike. Pi becomes one task per block: draw, draw, compare, partial
+block of its layer, is drawn inside that task; the reader, reading nothing then itself,
+goes into its own one reader alike. Pi becomes one task per block: draw, draw, compare, partial
 mean; nothing big is held between tasks, and the scheduler handles a third of the tasks.
 
 dask does not do this for these graphs: its blockwise fusion keeps layers of different
@@ -34,8 +34,8 @@ from .._runtime.distributed_internals import graph_tasks, is_plain_task, with_in
 
 
 def inline_roots(graph: HighLevelGraph, keys: Any) -> HighLevelGraph:
-    """``graph`` with every dependency-free task that one other task reads computed inside
-    that task (repeatedly: a reader that then reads nothing goes into its own reader);
+    """``graph`` with every random block that one other task reads drawn inside that task
+    (repeatedly: a reader that then reads nothing goes into its own reader);
     ``graph`` itself where nothing is to be done or its annotations are not only
     placement."""
     layers = dict(graph.layers)
@@ -50,7 +50,8 @@ def inline_roots(graph: HighLevelGraph, keys: Any) -> HighLevelGraph:
     for name, found in dependencies.items():
         for dependency in found:
             readers[dependency].add(name)
-    if not any(_may_inline(n, layers[n], dependencies[n], readers[n]) for n in layers):
+    roots = [n for n in layers if _may_inline(n, layers[n], dependencies[n], readers[n])]
+    if not roots:
         return graph  # the common case, decided before any layer is materialized
     outputs = set(flatten(keys))
     layer_keys = {name: set(layer.keys()) for name, layer in layers.items()}
@@ -63,11 +64,6 @@ def inline_roots(graph: HighLevelGraph, keys: Any) -> HighLevelGraph:
         for dependency in getattr(task, "dependencies", ()):
             read_by[dependency].add(key)
     changed: set[str] = set()
-    roots = [
-        name
-        for name in layers
-        if _may_inline(name, layers[name], dependencies[name], readers[name])
-    ]
     while roots:
         name = roots.pop()
         reader = _one_reader(name, layer_keys[name], layer_of, tasks, read_by, outputs)

@@ -4,24 +4,13 @@ one the threaded scheduler gives."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from distributed import Client
 
 import dask_gpunumeric as dnp
 from tests.cluster.conftest import prefixes_sent_to_workers
 
-
-@pytest.fixture(scope="module")
-def client(shared_client: Client) -> Client:
-    return shared_client
-
-
-@pytest.fixture(autouse=True)
-def distributed_scheduler(backend: str) -> Iterator[None]:
-    with dnp.config.set(scheduler="distributed"):
-        yield
+pytestmark = pytest.mark.usefixtures("distributed_scheduler")  # tests/cluster/conftest.py
 
 
 def pi(n: int) -> float:
@@ -30,10 +19,10 @@ def pi(n: int) -> float:
     return 4.0 * float(((x * x + y * y) < 1.0).mean())
 
 
-def test_a_draw_is_computed_in_the_task_that_reads_it(client: Client) -> None:
+def test_a_draw_is_computed_in_the_task_that_reads_it(shared_client: Client) -> None:
     pi(80_000)  # the cluster's workers known, the placement in force
     values: list[float] = []
-    sent = prefixes_sent_to_workers(client, lambda: values.append(pi(80_000)))
+    sent = prefixes_sent_to_workers(shared_client, lambda: values.append(pi(80_000)))
     assert sent and not {"randomdraw", "elementwise"} & sent, sent
     assert "mean_chunk" in sent
     with dnp.config.set(scheduler="threads"):
