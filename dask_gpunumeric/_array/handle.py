@@ -21,7 +21,7 @@ from .dask_collection import DaskCollectionMixin
 from .html_repr import html_repr
 from .materialize import compute_expr, persist_expr
 from .store import Store
-from .viewspec import ViewSpec
+from .viewspec import ViewSpec, whole_view
 
 # Iterating a 1-d array computes it in pieces of at most this many bytes.
 _ITERATION_BYTES = 64 * 2**20
@@ -54,6 +54,17 @@ class ArrayHandle(DaskCollectionMixin):
         self = object.__new__(cls)
         self._store = store
         self._view = view
+        self._lowered = None
+        return self
+
+    @classmethod
+    def _holding_chunk(cls, chunk: Any, backend: str) -> Self:
+        """A new base array holding a tiny operation's value ``chunk`` made outside any
+        ``dask.annotate`` block (``Store.holding_chunk``), in one step: a solver makes
+        one per operation (``tiny_ufuncs``)."""
+        self = object.__new__(cls)
+        self._store = Store.holding_chunk(chunk, backend)
+        self._view = whole_view(chunk.shape)
         self._lowered = None
         return self
 

@@ -26,11 +26,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import dask
 import numpy
 
 from .._backends import get_backend
 from .._backends.base import ChunkBackend
-from .._ir.expr import current_annotations
 from .._ir.leaves import ChunkValue, HostData
 from .._ir.products import matmul_shape
 from .._runtime import config
@@ -87,6 +87,13 @@ def unary(numpy_ufunc: numpy.ufunc, x: Any, array_type: type[ArrayHandle]) -> An
     """``new_value(numpy_ufunc, (x,), array_type)`` for a one-input call with no options
     (a solver's ``np.sqrt(rsnew)``), the common case written out: one whole tiny value of
     the configured backend (or any, under ``auto``) and a one-output ufunc."""
+    if type(x) is array_type and numpy_ufunc.nout == 1 and numpy_ufunc.signature is None:
+        store, view = x._store, x._view
+        value = store.chunk  # read once: see ``Store``
+        if value is not None and not (view.steps or view.part):
+            name = store.chunk_backend  # a value made here, as ``binary`` takes first
+            if _tiny_here(name, value.shape):
+                return _stored(numpy_ufunc(value), get_backend(name), array_type)
     if isinstance(x, ArrayHandle) and numpy_ufunc.nout == 1 and numpy_ufunc.signature is None:
         view = x._view
         held = None if view.steps or view.part is not None else x._store.held_chunk()
@@ -109,6 +116,45 @@ def binary(numpy_ufunc: numpy.ufunc, x: Any, y: Any, array_type: type[ArrayHandl
     of one backend and shape, or one and a 0-d array or Python scalar. Its cost is most
     of a solver's iteration beside NumPy's (``python -m benchmarks run --family
     user-programs``), each call and lookup saved here counting."""
+    if type(x) is array_type and type(y) is array_type:
+        # A solver's own case first: two values made here (``Store.chunk``), whole.
+        x_store, y_store = x._store, y._store
+        a_value, b_value = x_store.chunk, y_store.chunk  # read once: see ``Store``
+        if a_value is not None and b_value is not None:
+            x_view, y_view = x._view, y._view
+            name, a_shape, b_shape = x_store.chunk_backend, a_value.shape, b_value.shape
+            if (
+                not (x_view.steps or y_view.steps or x_view.part or y_view.part)
+                and name == y_store.chunk_backend
+                and (a_shape == b_shape or not a_shape or not b_shape)
+                and _tiny_here(name, a_shape or b_shape)
+            ):
+                return _stored(numpy_ufunc(a_value, b_value), get_backend(name), array_type)
+    return _binary_operands(numpy_ufunc, x, y, array_type)
+
+
+def _tiny_here(name: str, shape: tuple[int, ...]) -> bool:
+    """Whether a value of ``shape`` made on backend ``name`` is computed here now: the
+    evaluation is on, the configured backend is ``auto`` or ``name``, and the value has
+    fewer than ``min-chunk-elements`` elements (``_settings``, written out)."""
+    section = config.section()
+    try:
+        enabled = section["in-process-evaluation"]
+        limit, configured = section["min-chunk-elements"], section["backend"]
+    except (KeyError, TypeError):
+        enabled, limit, configured = _settings()
+    return bool(
+        enabled
+        and (configured == "auto" or configured == name)
+        and (math.prod(shape) if shape else 1) < limit
+    )
+
+
+def _binary_operands(
+    numpy_ufunc: numpy.ufunc, x: Any, y: Any, array_type: type[ArrayHandle]
+) -> Any:
+    """``binary`` for any other operands: a Python scalar, a value some reader made a
+    ``ChunkValue`` node of, or anything ``new_value`` decides on."""
     a_shape: tuple[int, ...]
     b_shape: tuple[int, ...]
     version: Any
@@ -144,20 +190,12 @@ def binary(numpy_ufunc: numpy.ufunc, x: Any, y: Any, array_type: type[ArrayHandl
             b_value, b_name, b_shape = version.value, version.backend, version.shape
     else:
         return new_value(numpy_ufunc, (x, y), array_type)
-    name, shape = a_name or b_name, a_shape or b_shape
-    section = config.section()  # ``_settings`` written out
-    try:
-        enabled = section["in-process-evaluation"]
-        limit, configured = section["min-chunk-elements"], section["backend"]
-    except (KeyError, TypeError):
-        enabled, limit, configured = _settings()
+    name = a_name or b_name
     if (
         name is None
         or (a_name and b_name and a_name != b_name)
         or (a_shape and b_shape and a_shape != b_shape)
-        or not enabled
-        or (configured != "auto" and configured != name)
-        or (math.prod(shape) if shape else 1) >= limit
+        or not _tiny_here(name, a_shape or b_shape)
     ):
         return new_value(numpy_ufunc, (x, y), array_type)
     return _stored(numpy_ufunc(a_value, b_value), get_backend(name), array_type)
@@ -241,13 +279,11 @@ def _stored(result: Any, backend: ChunkBackend, array_type: type[ArrayHandle]) -
     ``ChunkValue`` recording the ``dask.annotate`` block it was made in."""
     if not isinstance(result, backend.chunk_type):
         result = backend.xp.asarray(result)
-    if current_annotations():  # the value's node records them
+    if dask.get_annotations():  # the value's node records them (``current_annotations``)
         return array_type._from_parts(
             Store(ChunkValue(result, backend.name)), whole_view(result.shape)
         )
-    return array_type._from_parts(
-        Store.holding_chunk(result, backend.name), whole_view(result.shape)
-    )
+    return array_type._holding_chunk(result, backend.name)
 
 
 def _into(numpy_ufunc: numpy.ufunc, operands: list[Any], out: Any, backend: ChunkBackend) -> Any:
@@ -271,6 +307,19 @@ def matmul(left: Any, right: Any, array_type: type[ArrayHandle]) -> Any:
     picks the dtype and raises its own errors; anything else builds the ``Matmul`` node
     (``work_placement.product_here`` then decides as this does). A tiny value is read as
     the chunk its store holds: no node is made for it (``Store.held_chunk``)."""
+    if type(left) is array_type and type(right) is array_type:
+        # A solver's ``r @ r`` first: two whole vectors of one length made here.
+        left_store, right_store = left._store, right._store
+        a, b = left_store.chunk, right_store.chunk  # read once: see ``Store``
+        if a is not None and b is not None and a.ndim == 1 and a.shape == b.shape:
+            left_view, right_view = left._view, right._view
+            made_on = left_store.chunk_backend
+            if (
+                not (left_view.steps or right_view.steps or left_view.part or right_view.part)
+                and made_on == right_store.chunk_backend
+                and _tiny_here(made_on, a.shape)
+            ):
+                return _stored(numpy.matmul(a, b), get_backend(made_on), array_type)
     if not isinstance(left, ArrayHandle) or not isinstance(right, ArrayHandle):
         return NOT_TAKEN
     views = left._view, right._view
@@ -297,7 +346,7 @@ def matmul(left: Any, right: Any, array_type: type[ArrayHandle]) -> Any:
     backend = get_backend(name)
     if a_name and b_name and max(math.prod(a.shape), math.prod(b.shape)) < limit:
         values: Any = (a, b)
-    elif current_annotations():
+    elif dask.get_annotations():
         return NOT_TAKEN  # a product of held data under ``dask.annotate``: placed by it
     else:
         values = work_placement.held_values((a, b), backend)

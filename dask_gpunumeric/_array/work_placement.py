@@ -159,7 +159,8 @@ def held_values(leaves: tuple[Any, ...], backend: ChunkBackend) -> list[Any] | N
     held: dict[int, int] = {}
     for leaf in leaves:
         held[_buffer_id(leaf)] = math.prod(leaf.shape) * leaf.dtype.itemsize
-    if sum(held.values()) > max(work_limit, _limit("client-data-bytes")):
+    total = sum(held.values())
+    if total > work_limit and total > _limit("client-data-bytes"):
         return None  # checked before any value is made (a device copy of host data)
     values = []
     for leaf in leaves:

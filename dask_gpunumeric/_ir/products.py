@@ -46,6 +46,8 @@ def matmul_shape(left: tuple[int, ...], right: tuple[int, ...]) -> tuple[int, ..
             "matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core "
             "with signature (n?,k),(k,m?)->(n?,m?) requires 1)"
         )
+    if len(right) == 1 and len(left) < 3 and left[-1] == right[0]:
+        return left[:-1]  # a solver's ``r @ r`` and ``a @ p``, in one step
     a = left if len(left) > 1 else (1,) + left
     b = right if len(right) > 1 else right + (1,)
     if a[-1] != b[-2]:

@@ -4,9 +4,11 @@ dtypes and errors are NumPy's; every other call still builds its expression."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
+import dask
 import numpy
 import pytest
 
@@ -184,3 +186,108 @@ def test_read_only_outputs_are_refused_as_numpy_refuses_them() -> None:
         lambda: dnp.add(ours, 1, out=dnp.broadcast_to(ours, (4,))),
     )
     assert_eq(ours, numpy.arange(4.0))
+
+
+def _made_here(np: Any, host: Any) -> Any:
+    """A tiny value as a solver's loop makes it: the result of an operation, whose store
+    holds the chunk itself until a reader asks for its node (``Store.holding_chunk``)."""
+    value = np.asarray(host) * 1
+    if np is dnp:
+        assert value._store.chunk is not None
+    return value
+
+
+def _operands_made_here(np: Any) -> tuple[Any, ...]:
+    return (
+        _made_here(np, numpy.linspace(0.5, 2.0, 50)),
+        _made_here(np, numpy.arange(50.0)),
+        _made_here(np, numpy.arange(-6, 6, dtype=numpy.int8)),
+        _made_here(np, numpy.arange(12, dtype=numpy.int16)),
+    )
+
+
+def _values_made_here(np: Any, p: Any, r: Any, small: Any, wide: Any) -> list[Any]:
+    rsold = r @ r
+    alpha = rsold / (p @ r)  # 0-d by 0-d
+    x = p + alpha * p  # 0-d by 1-D, then 1-D by 1-D
+    return [
+        rsold,
+        alpha,
+        x,
+        r - alpha * x,
+        float(np.sqrt(x @ x)),
+        np.sqrt(small * small),  # int8 in, float16 out
+        small + wide,  # promoted to int16
+        small > wide,
+        small @ wide,  # an integer dot
+    ]
+
+
+def _views_of_values_made_here(np: Any, p: Any, r: Any, small: Any, wide: Any) -> list[Any]:
+    return [p[1:] + r[:-1], np.negative(small[::2]), p[::2] @ r[1::2]]
+
+
+def test_values_made_here_combine_as_numpys(expression_route: list[str]) -> None:
+    operands = _operands_made_here(dnp)
+    expression_route.clear()
+    ours = _values_made_here(dnp, *operands)
+    assert expression_route == []  # each one NumPy's call on the chunks
+    ours += _views_of_values_made_here(dnp, *operands)
+    assert expression_route  # views build their expressions
+    numpys = _operands_made_here(numpy)
+    expected = _values_made_here(numpy, *numpys) + _views_of_values_made_here(numpy, *numpys)
+    assert len(ours) == len(expected)
+    for one, numpys_value in zip(ours, expected, strict=True):
+        if type(numpys_value) is float:
+            assert type(one) is float and one == numpys_value
+        else:
+            assert_eq(one, numpys_value)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda np, x, y: x + y,  # (5,) and (4,) do not broadcast
+        lambda np, x, y: x @ y,  # nor multiply
+        lambda np, x, y: (x > 1) - (x > 2),  # no boolean subtract
+        lambda np, x, y: x.astype(np.int64) ** -(x.astype(np.int64)),  # negative powers
+    ],
+)
+def test_values_made_here_raise_numpys_errors(call: Any) -> None:
+    def operands(np: Any) -> tuple[Any, Any]:
+        return _made_here(np, numpy.arange(1.0, 6.0)), _made_here(np, numpy.arange(4.0))
+
+    assert_raises_like(lambda: call(numpy, *operands(numpy)), lambda: call(dnp, *operands(dnp)))
+
+
+def test_values_made_here_take_the_expression_where_the_settings_say() -> None:
+    def results(setting: Callable[[], Any] = contextlib.nullcontext) -> list[bool]:
+        """Whether ``+``, ``@`` and a one-input call of fresh values made chunks (a node
+        asked of a value makes its store hold that node from then on: fresh operands
+        each time, the checks of the values after)."""
+        calls = [lambda x, y: x + y, lambda x, y: x @ y, lambda x, y: dnp.sqrt(x)]
+        operands = [
+            (_made_here(dnp, numpy.arange(8.0)), _made_here(dnp, numpy.ones(8))) for _ in calls
+        ]
+        with setting():  # made now: ``config.set`` applies as it is made
+            made = [call(x, y) for call, (x, y) in zip(calls, operands, strict=True)]
+        chunks = [value._store.chunk is not None for value in made]
+        assert_eq(made[0], numpy.arange(8.0) + 1)
+        assert_eq(made[1], numpy.arange(8.0).sum())
+        assert_eq(made[2], numpy.sqrt(numpy.arange(8.0)))
+        return chunks
+
+    assert results() == [True] * 3
+    other = "numpy" if get_backend().name != "numpy" else "simulated-device"
+    settings = [
+        lambda: dnp.config.set(in_process_evaluation=False),
+        lambda: dnp.config.set(min_chunk_elements=8),  # the values are no longer tiny
+        lambda: dnp.config.set(backend=other),  # values of another backend: converted
+    ]
+    for setting in settings:
+        assert results(setting) == [False] * 3
+    assert results(lambda: dask.annotate(priority=3)) == [False] * 3
+    x, y = _made_here(dnp, numpy.arange(8.0)), _made_here(dnp, numpy.ones(8))
+    with dask.annotate(priority=3):  # the value's node records the block
+        made = x * y
+    assert dict(made._store.version.annotations) == {"priority": 3}
