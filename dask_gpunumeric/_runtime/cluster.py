@@ -213,8 +213,13 @@ def client_for_computation() -> distributed.Client:
         send_interval = configured_interval()  # a bad value fails before anything starts
         _Embedded.cluster = start_local_cluster(local_cluster_spec())
         with dask.config.set(EMBEDDED_DISTRIBUTED_CONFIG):  # its comms' logs, too
+            # Its workers are this machine's: data goes to them and comes back without
+            # passing through the scheduler (half the copies: ``direct_to_workers``).
             _Embedded.client = distributed.Client(
-                _Embedded.cluster, set_as_default=True, security=cluster_security()
+                _Embedded.cluster,
+                set_as_default=True,
+                security=cluster_security(),
+                direct_to_workers=True,
             )
             apply_send_interval(_Embedded.client, send_interval)
     return _Embedded.client
