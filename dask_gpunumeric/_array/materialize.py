@@ -143,8 +143,15 @@ def _computed_here(expr: Expr) -> ChunkValue | None:
 def _persist_expr(expr: Expr) -> Expr:
     """The user's ``persist()``: the full lineage is kept (dask recomputes what a lost
     worker held)."""
-    if isinstance(expr, DaskData) and expr.backend == get_backend().name:
+    backend = get_backend()
+    if isinstance(expr, DaskData) and expr.backend == backend.name:
         return expr
+    if (
+        type(expr) is ChunkValue
+        and expr.backend == backend.name
+        and work_placement.kept_here([expr], backend)
+    ):
+        return expr  # a value computed here, kept here: ``_computed_here``'s, as it is
     here = _computed_here(expr)
     if here is not None:
         return here

@@ -62,3 +62,23 @@ def test_an_array_read_is_persisted_with_its_blocks(runs: list[str]) -> None:
     row = deep(dnp, dnp.array(host.reshape(4, -1), chunks=(1, -1))).sum(axis=1)  # 32 bytes
     numpy.testing.assert_allclose(numpy.asarray(row), deep(numpy, host.reshape(4, -1)).sum(axis=1))
     assert runs[0] == "persist" and type(row._store.version) is DaskData  # its blocks kept
+
+
+def test_persisting_a_value_made_here_keeps_it_as_it_is() -> None:
+    """A solver's iterate (a value computed in the client, kept there by the small-work
+    policy) persists as that value: no evaluation, no scheduler call, the same node; the
+    two arrays stay independent, as NumPy's copies are."""
+    with dnp.config.set(client_work_bytes="64 MiB"):  # the library's default policy
+        x = dnp.arange(10.0) * 2
+        held = x._store.version
+        assert type(held) is ChunkValue
+        y = x.persist()
+        assert y._store.version is held
+    y[0] = -1.0
+    x += 1
+    assert_equal = numpy.testing.assert_array_equal
+    assert_equal(numpy.asarray(y), numpy.r_[-1.0, numpy.arange(2.0, 20.0, 2)])
+    assert_equal(numpy.asarray(x), numpy.arange(10.0) * 2 + 1)
+    z = (dnp.arange(10.0) * 2).persist()  # the suite's policy: to the scheduler
+    assert type(z._store.version) is DaskData
+    assert_equal(numpy.asarray(z), numpy.arange(10.0) * 2)
