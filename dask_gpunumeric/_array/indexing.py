@@ -21,6 +21,7 @@ from .._ir.indexing import (
     is_basic_index,
 )
 from .._ir.leaves import HostData
+from . import work_placement
 from .coercion import UNSUPPORTED_KINDS, as_expr, handle_type
 
 
@@ -52,16 +53,23 @@ def getitem(array: Any, index: Any) -> Any:
             # (``a[2, ...]`` is NumPy's 0-d view, and ours.)
             return type(array)._from_expr(Slice(array._read(), region))
         return type(array)._from_parts(array._store, array._view.then_region(region))
-    coords = _coords(array, index)
-    return type(array)._from_expr(TakePoints(_flat_if_0d(array._read()), coords))
-
-
-def _coords(array: Any, index: tuple[Any, ...]) -> tuple[numpy.ndarray, ...]:
-    """The points an advanced index selects (NumPy's errors), as coordinates into the
-    array, or into its one-element 1-d form when it is 0-d (``a[True]`` has shape (1,))."""
+    host_index = _host_index(index)  # first: computing it may persist the array's store
+    source = array._read()
     if array.ndim:
-        return advanced_index_coords(array.shape, _host_index(index))
-    selected = numpy.broadcast_to(numpy.zeros((), dtype=numpy.intp), ())[_host_index(index)]
+        selected = work_placement.selection_here(source, host_index)
+        if selected is not None:  # held here: NumPy's selection, as NumPy makes it
+            return type(array)._from_expr(selected)
+    coords = _coords(array, host_index)
+    return type(array)._from_expr(TakePoints(_flat_if_0d(source), coords))
+
+
+def _coords(array: Any, host_index: tuple[Any, ...]) -> tuple[numpy.ndarray, ...]:
+    """The points an advanced index (its advanced items host arrays: ``_host_index``)
+    selects (NumPy's errors), as coordinates into the array, or into its one-element 1-d
+    form when it is 0-d (``a[True]`` has shape (1,))."""
+    if array.ndim:
+        return advanced_index_coords(array.shape, host_index)
+    selected = numpy.broadcast_to(numpy.zeros((), dtype=numpy.intp), ())[host_index]
     return (numpy.zeros(numpy.shape(selected), dtype=numpy.intp),)
 
 
@@ -169,7 +177,7 @@ def setitem(array: Any, index: Any, value: Any) -> None:
     _check_mask_value(array, index, rhs)
     new_value = _masked_where(array, index, rhs)
     if new_value is None:
-        coords = _coords(array, index)
+        coords = _coords(array, _host_index(index))
         target_shape = coords[0].shape
         _fit_value(rhs, target_shape)
         rhs = _squeeze_leading(rhs, len(target_shape))

@@ -6,6 +6,7 @@ as before. Values are NumPy's either way. (The distributed side: tests/cluster.)
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import nullcontext
 from typing import Any
 
 import dask
@@ -14,7 +15,7 @@ import pytest
 
 import dask_gpunumeric as dnp
 from dask_gpunumeric._runtime import execution
-from dask_gpunumeric.testing import assert_eq
+from dask_gpunumeric.testing import assert_eq, assert_raises_like
 
 
 @pytest.fixture
@@ -273,3 +274,79 @@ def test_writes_into_values_made_here_are_in_place_and_numpys(
     for mine, theirs in zip(ours, expected, strict=True):
         assert_eq(mine, theirs)
     assert computations == []
+
+
+def _selections(np: Any, host: numpy.ndarray) -> list[Any]:
+    """Advanced indices of an array from ``np.array(host)``: a k-means step's boolean mask
+    of rows, integer arrays, basic and advanced mixed, a 0-d integer array."""
+    points = np.array(host)
+    labels = numpy.arange(host.shape[0]) % 3
+    return [
+        points[labels == 1],
+        points[labels == 2].mean(axis=0),
+        points[[4, 0, 4, -1]],
+        points[numpy.array([[1, 2], [3, 0]]), 1:],
+        points[2:, numpy.array([0, 0, 1])],
+        points[numpy.array(3)],  # a 0-d integer array: a row, copied
+        points[host[:, 0] > 0.5, 1],
+        np.array(host[:, 0])[numpy.array(2)],  # NumPy's scalar, our 0-d array
+    ]
+
+
+def test_selections_of_data_held_here_are_values_when_built(computations: list[int]) -> None:
+    """A selection of data held here (``points[labels == j]`` of k-means) is NumPy's
+    selection of the held array, made when built, as NumPy does: a value, no coordinates,
+    no dask computation."""
+    from dask_gpunumeric._ir.indexing import TakePoints
+    from dask_gpunumeric._ir.leaves import ChunkValue
+
+    host = numpy.random.default_rng(6).random((60, 3))
+    ours, expected = _selections(dnp, host), _selections(numpy, host)
+    # NumPy's own arrays only: another namespace's indexing (its rules, its errors) is
+    # the node's, wherever it is computed.
+    made = ChunkValue if dnp.config.get("backend") == "numpy" else TakePoints
+    assert all(type(one._store.version) is made for one in ours[:1] + ours[2:])
+    if made is ChunkValue:
+        assert computations == []
+    for one, numpys in zip(ours, expected, strict=True):
+        assert_eq(one, numpys)
+    points = dnp.array(host)
+    row = points[numpy.array(3)]
+    row[0] = -1.0  # a value of its own: the held data is not written
+    row *= 2.0
+    assert_eq(points, host)
+    assert_eq(row, numpy.r_[-2.0, host[3, 1:] * 2.0])
+
+
+@pytest.mark.parametrize(
+    "index",
+    [
+        numpy.ones(59, dtype=bool),  # a mask of another length: IndexError
+        numpy.array([0, 60]),  # out of bounds
+        numpy.array([0.5]),  # not an integer array
+        (numpy.array([0, 1]), numpy.array([0, 1, 2])),  # shapes that do not broadcast
+    ],
+)
+def test_selections_of_data_held_here_raise_numpys_errors(
+    computations: list[int], index: Any
+) -> None:
+    host = numpy.random.default_rng(7).random((60, 3))
+    assert_raises_like(lambda: host[index], lambda: dnp.array(host)[index])
+
+
+def test_selections_go_to_the_node_where_the_policy_or_the_data_say() -> None:
+    from dask_gpunumeric._ir.indexing import TakePoints
+
+    host = numpy.random.default_rng(8).random((2000, 3))  # over the tiny ops' size: lazy
+    mask = host[:, 0] > 0.5
+    policy_on = {"client_work_bytes": "64 MiB"}
+    cases = {  # the contexts made when used: ``config.set`` applies as it is made
+        "policy off": (lambda: dnp.config.set(client_work_bytes=0), lambda: dnp.array(host)),
+        "annotated": (lambda: dnp.config.set(**policy_on), lambda: dnp.array(host)),
+        "a lazy source": (lambda: dnp.config.set(**policy_on), lambda: dnp.array(host) + 0),
+    }
+    for name, (context, source) in cases.items():
+        with context(), dask.annotate(priority=1) if name == "annotated" else nullcontext():
+            selected = source()[mask]
+        assert type(selected._store.version) is TakePoints, name
+        assert_eq(selected, host[mask])
