@@ -129,7 +129,10 @@ def binary(numpy_ufunc: numpy.ufunc, x: Any, y: Any, array_type: type[ArrayHandl
                 and (a_shape == b_shape or not a_shape or not b_shape)
                 and _tiny_here(name, a_shape or b_shape)
             ):
-                return _stored(numpy_ufunc(a_value, b_value), get_backend(name), array_type)
+                result = numpy_ufunc(a_value, b_value)
+                if type(result) is type(a_value) and not dask.get_annotations():
+                    return array_type._holding_chunk(result, name)  # ``_stored``'s case
+                return _stored(result, get_backend(name), array_type)
     return _binary_operands(numpy_ufunc, x, y, array_type)
 
 
