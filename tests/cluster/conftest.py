@@ -17,6 +17,7 @@ import pytest
 from dask.utils import key_split
 
 import dask_gpunumeric as dnp
+from dask_gpunumeric._runtime import cluster
 
 REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 # Clusters start slowly on a loaded 2-core machine; distributed's 30 s connect timeout
@@ -118,3 +119,13 @@ def distributed_scheduler(backend: str) -> Iterator[None]:
     """Computations go to the active client (the suite's default is threads)."""
     with dnp.config.set(scheduler="distributed"):
         yield
+
+
+@pytest.fixture
+def embedded_cluster() -> Iterator[None]:
+    """Computations go to the embedded cluster (started by the first one, closed after
+    the test); no other client may be active."""
+    assert cluster.active_client() is None, "another test left a client active"
+    with dnp.config.set(scheduler="distributed"):
+        yield
+    cluster.close_embedded()

@@ -5,12 +5,10 @@ for a client the user made (distributed's default route, kept). Values are NumPy
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import distributed
 import numpy
-import pytest
 
 import dask_gpunumeric as dnp
 from dask_gpunumeric._runtime import cluster
@@ -46,15 +44,7 @@ def send_and_take_back(client: distributed.Client) -> dict[str, int]:
     return dict(client.run_on_scheduler(routed_calls))
 
 
-@pytest.fixture
-def embedded() -> Iterator[None]:
-    assert cluster.active_client() is None, "another test left a client active"
-    with dnp.config.set(scheduler="distributed"):
-        yield
-    cluster.close_embedded()
-
-
-def test_the_embedded_cluster_moves_data_past_its_scheduler(embedded: None) -> None:
+def test_the_embedded_cluster_moves_data_past_its_scheduler(embedded_cluster: None) -> None:
     client = cluster.client_for_computation()
     assert send_and_take_back(client) == dict.fromkeys(ROUTED, 0)
 

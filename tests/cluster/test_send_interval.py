@@ -5,7 +5,6 @@ cluster the user started keeps its own. Values stay NumPy's either way."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import dask
@@ -26,14 +25,6 @@ from dask_gpunumeric.testing import assert_eq
 CLIENT_DEFAULT = 0.01
 SCHEDULER_DEFAULTS = {0.005, 0.002}  # to a worker, to a client
 WORKER_DEFAULT = 0.002
-
-
-@pytest.fixture
-def embedded() -> Iterator[None]:
-    assert cluster.active_client() is None, "another test left a client active"
-    with dnp.config.set(scheduler="distributed"):
-        yield
-    cluster.close_embedded()
 
 
 def intervals(client: distributed.Client) -> tuple[float, set[float], set[float]]:
@@ -61,7 +52,7 @@ def a_check() -> None:
         assert float(x[0] @ x[1]) == pytest.approx(float(host[0] @ host[1]), rel=1e-13)
 
 
-def test_every_stream_sends_at_once_by_default(embedded: None) -> None:
+def test_every_stream_sends_at_once_by_default(embedded_cluster: None) -> None:
     a_check()
     client = cluster.active_client()
     assert client is not None
@@ -71,7 +62,7 @@ def test_every_stream_sends_at_once_by_default(embedded: None) -> None:
     assert worker_intervals == {0.0}
 
 
-def test_a_configured_interval_is_used_everywhere(embedded: None) -> None:
+def test_a_configured_interval_is_used_everywhere(embedded_cluster: None) -> None:
     with dask.config.set({"gpunumeric.cluster.send-interval": "3ms"}):
         a_check()
     client = cluster.active_client()
@@ -79,7 +70,7 @@ def test_a_configured_interval_is_used_everywhere(embedded: None) -> None:
     assert intervals(client) == (0.003, {0.003}, {0.003})
 
 
-def test_a_worker_that_joins_later_sends_at_once_too(embedded: None) -> None:
+def test_a_worker_that_joins_later_sends_at_once_too(embedded_cluster: None) -> None:
     a_check()
     client = cluster.active_client()
     running = cluster.embedded_cluster()
@@ -93,7 +84,7 @@ def test_a_worker_that_joins_later_sends_at_once_too(embedded: None) -> None:
     assert (client_interval, scheduler_intervals, worker_intervals) == (0.0, {0.0}, {0.0})
 
 
-def test_null_keeps_distributeds_intervals(embedded: None) -> None:
+def test_null_keeps_distributeds_intervals(embedded_cluster: None) -> None:
     with dask.config.set({"gpunumeric.cluster.send-interval": None}):
         a_check()
     client = cluster.active_client()
@@ -104,7 +95,7 @@ def test_null_keeps_distributeds_intervals(embedded: None) -> None:
     assert worker_intervals == {WORKER_DEFAULT}
 
 
-def test_a_users_own_cluster_keeps_its_intervals(embedded: None) -> None:
+def test_a_users_own_cluster_keeps_its_intervals(embedded_cluster: None) -> None:
     with (
         distributed.LocalCluster(
             n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0"
@@ -117,7 +108,9 @@ def test_a_users_own_cluster_keeps_its_intervals(embedded: None) -> None:
 
 
 @pytest.mark.parametrize("value", ["-1ms", "soon", -2])
-def test_a_bad_interval_is_refused_with_the_key_named(embedded: None, value: object) -> None:
+def test_a_bad_interval_is_refused_with_the_key_named(
+    embedded_cluster: None, value: object
+) -> None:
     x = dnp.array(numpy.arange(200_000.0))
     with (
         dask.config.set({"gpunumeric.cluster.send-interval": value}),
@@ -129,7 +122,7 @@ def test_a_bad_interval_is_refused_with_the_key_named(embedded: None, value: obj
 
 
 def test_a_cluster_that_refuses_the_plugins_still_computes(
-    embedded: None, monkeypatch: pytest.MonkeyPatch
+    embedded_cluster: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def refused(self: distributed.Client, plugin: object, name: object = None) -> None:
         raise RuntimeError("plugins are not allowed here")
