@@ -42,6 +42,12 @@ def current_workers() -> tuple[str, ...]:
     client = active_client() if config.get("scheduler") == "distributed" else None
     if client is None:
         return ()
+    return workers_of(client)
+
+
+def workers_of(client: Any) -> tuple[str, ...]:
+    """The addresses of ``client``'s workers, sorted, as its scheduler listed them at most
+    ``_REFRESH_SECONDS`` ago (a worker that joined since is not among them yet)."""
     address = client.scheduler.address
     cached = _Cache.workers.get(address)
     if cached is None or time.monotonic() - cached[0] > _REFRESH_SECONDS:
