@@ -189,7 +189,9 @@ class ArrayHandle(DaskCollectionMixin):
         """A new array whose value is computed and held by the workers.
 
         Raises ``ArrayMemoryError`` (a ``MemoryError``) when the array exceeds the
-        total memory of the workers (``gpunumeric.memory-check``).
+        total memory of the workers (``gpunumeric.memory-check``; an array of at most
+        1 MiB fits any cluster and is not checked). A value the small-work policy keeps
+        in this process stays there, as it is.
         """
         check_fits_cluster(self.shape, self.dtype)
         return type(self)._from_expr(persist_expr(self._read()))

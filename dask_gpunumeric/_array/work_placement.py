@@ -16,9 +16,9 @@ random draws, which live nowhere yet) and whose arrays are small stays here:
 
 A product with a tiny result of such inputs (a solver's ``a @ p``) is computed when built
 (``product_here``), as NumPy does, and so is an advanced index of such an input held as
-NumPy's own array (``selection_here``: k-means' ``points[labels == j]``). Persisted results stay here; everything else goes to
-the configured scheduler. In a
-solver of small matrices every convergence check then costs NumPy's work.
+NumPy's own array (``selection_here``: k-means' ``points[labels == j]``). Persisted
+results stay here; everything else goes to the configured scheduler. In a solver of
+small matrices every convergence check then costs NumPy's work.
 
 "Small": the data already here (host data, values computed here) is at most
 ``gpunumeric.client-data-bytes`` (1 GiB) together: sending it to the workers would cost
@@ -177,7 +177,8 @@ _HELD_HERE = (HostData, ChunkValue)
 def held_values(leaves: tuple[Any, ...], backend: ChunkBackend) -> list[Any] | None:
     """The values of ``leaves`` as chunks of ``backend``, for a product with a tiny result
     computed here (``product_here``, ``tiny_ufuncs.matmul``; the caller checked the
-    result's size and that no ``dask.annotate`` block is active), or ``None`` where the
+    result's size and that no ``dask.annotate`` block is active) or a selection of held
+    data (``selection_here``: a result as large as NumPy's own), or ``None`` where the
     policy sends it elsewhere or a leaf's value is not held here. A leaf that is not a
     node is a chunk of ``backend`` held here already (a tiny value), taken as it is."""
     work_limit = _limit("client-work-bytes")

@@ -7,7 +7,8 @@ dask spills the blocks it must hold to disk):
 - bringing a whole array into the client (``np.asarray``, ``.tolist()``, ``repr``,
   ``float(...)``) is refused when its bytes exceed the client machine's memory;
 - persisting an array (``.persist()``) is refused when its bytes exceed the total
-  memory of the cluster's workers (device memory for GPU workers).
+  memory of the cluster's workers (device memory for GPU workers); an array of at most
+  1 MiB (``_FITS_ANY_CLUSTER``) is not checked.
 
 ``gpunumeric.memory-check: false`` turns both off.
 """
@@ -40,7 +41,8 @@ _FITS_ANY_CLUSTER = 1 << 20
 
 
 def check_fits_cluster(shape: tuple[int, ...], dtype: numpy.dtype) -> None:
-    """Refuse to persist an array beyond the total memory of the cluster's workers."""
+    """Refuse to persist an array beyond the total memory of the cluster's workers (one of
+    at most ``_FITS_ANY_CLUSTER`` bytes is not checked)."""
     if not config.get("memory-check") or _nbytes(shape, dtype) <= _FITS_ANY_CLUSTER:
         return
     shape_of_cluster = cluster_shape()

@@ -10,12 +10,15 @@ gather: on the embedded cluster of a 2-core machine about twice a bare
 Here each partial task, with the tasks of the graph it reads (a fused elementwise step
 before the sum), goes to every worker in one ``Client.run``; each worker computes the
 parts whose inputs it holds in its ``data`` and sends their values back in its reply:
-one message out and one back through the scheduler, no task, no key, nothing stored.
-A client that talks to its workers directly (``direct_to_workers``: the embedded
-cluster's) sends each worker its message itself and gets the reply straight back
-(``distributed_internals.run_on_workers``): about 2.2 ms a check on a 2-core machine
-instead of 3 ms (a scratch timing; ``benchmarks/suite/check_overhead.py`` measures it).
-It is taken only when every input is a key this client holds a finished future of, no
+no task, no key, nothing stored. ``Client.run`` sends one message out and one back
+through the scheduler. A client that talks to its workers directly (``direct_to_workers``:
+the embedded cluster's, a client made on a worker, or one made with that option) sends
+each worker the same message itself and gets the reply straight back
+(``distributed_internals.run_on_workers``): about 2.2-2.9 ms a check on a 2-core machine
+instead of 3 ms (``benchmarks/suite/check_overhead.py``). Where that fails (a worker
+listed by the client up to two seconds ago and gone since, or no reply within
+``DIRECT_TIMEOUT``: a worker whose event loop is held), ``Client.run`` asks the workers the
+scheduler knows. It is taken only when every input is a key this client holds a finished future of, no
 task is placed by ``resources`` or a strict ``workers`` annotation (those run where the
 scheduler would put them), the parts are small graphs and each worker's inputs are in its
 memory and at most ``IN_LOOP_BYTES`` (the work runs in the worker's event loop; a replica
@@ -23,8 +26,8 @@ of a block makes its part computed twice). When any part is computed by no worke
 inputs on two workers, spilled, lost, or still being computed), a worker's share is too
 large, or anything fails, the caller takes the scheduler's route for all of them, which
 raises what the tasks raise. The values are those of the same tasks on the same blocks.
-Every worker is asked, with no timeout of its own: a worker that does not answer holds the
-check as it would hold the scheduler's route.
+Through ``Client.run`` every worker is asked with no timeout of its own: a worker that
+does not answer holds the check as it would hold the scheduler's route.
 """
 
 from __future__ import annotations
@@ -76,19 +79,12 @@ def computed_where_held(client: distributed.Client, jobs: Jobs) -> list[Any] | N
     """The values of the parts of ``jobs`` (``jobs_for``) in order, computed by the
     workers holding their inputs, or ``None`` when a part was computed by none or
     ``Client.run`` failed."""
-    try:
-        if client.direct_to_workers:  # the embedded cluster's client: its workers' peer
-            replies = internals.run_on_workers(
-                client,
-                placement.workers_of(client),
-                compute_held_parts,
-                jobs,
-                timeout=DIRECT_TIMEOUT,
-            )
-        else:
+    replies = _asked_directly(client, jobs) if client.direct_to_workers else None
+    if replies is None:
+        try:
             replies = client.run(compute_held_parts, jobs)
-    except Exception:  # noqa: BLE001 - the scheduler's route computes (or raises) them
-        return None
+        except Exception:  # noqa: BLE001 - the scheduler's route computes (or raises) them
+            return None
     found: dict[Any, Any] = {}
     for values in replies.values():
         if values is None:  # a worker's share too large for its event loop
@@ -97,6 +93,17 @@ def computed_where_held(client: distributed.Client, jobs: Jobs) -> list[Any] | N
     if any(part not in found for part in jobs):
         return None
     return [found[part] for part in jobs]
+
+
+def _asked_directly(client: distributed.Client, jobs: Jobs) -> dict[str, Any] | None:
+    """``Client.run``'s replies, each worker asked by the client itself (the workers it
+    listed last), or ``None`` where that failed (see the module docstring)."""
+    try:
+        return internals.run_on_workers(
+            client, placement.workers_of(client), compute_held_parts, jobs, timeout=DIRECT_TIMEOUT
+        )
+    except Exception:  # noqa: BLE001 - ``Client.run`` asks the workers the scheduler knows
+        return None
 
 
 def _placed_strictly(annotations: dict[str, Any]) -> bool:

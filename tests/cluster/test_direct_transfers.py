@@ -1,8 +1,8 @@
 """The embedded cluster's client sends host data to its workers, takes results back from
 them, and asks them for a check's partial results, directly: the scheduler carries none
 of those bytes and forwards none of those requests (its ``scatter``, ``gather`` and
-``broadcast`` handlers, counted in the scheduler's process, are never called), as it does
-for a client the user made (distributed's default route, kept). Values are NumPy's."""
+``broadcast`` handlers, counted in the scheduler's process, are never called), unlike a
+client the user made (distributed's default route, kept). Values are NumPy's."""
 
 from __future__ import annotations
 
@@ -53,41 +53,52 @@ def send_and_take_back(client: distributed.Client) -> dict[str, int]:
     return dict(client.run_on_scheduler(routed_calls))
 
 
-def test_the_embedded_cluster_moves_data_past_its_scheduler(embedded_cluster: None) -> None:
+@pytest.fixture
+def direct_replies(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """What each direct request of a check's partial results returned (``None``: it
+    failed and ``Client.run`` asked instead)."""
+    from dask_gpunumeric._runtime import parts_in_place
+
+    replies: list[Any] = []
+    asked = parts_in_place._asked_directly
+
+    def recording(client: distributed.Client, jobs: Any) -> Any:
+        replies.append(asked(client, jobs))
+        return replies[-1]
+
+    monkeypatch.setattr(parts_in_place, "_asked_directly", recording)
+    return replies
+
+
+def test_the_embedded_cluster_moves_data_past_its_scheduler(
+    embedded_cluster: None, direct_replies: list[Any]
+) -> None:
     client = cluster.client_for_computation()
     assert send_and_take_back(client) == dict.fromkeys(ROUTED, 0)
+    assert len(direct_replies) == 3  # each check's parts, asked directly and answered
+    assert all(isinstance(reply, dict) and reply for reply in direct_replies)
 
 
-def test_a_worker_gone_sends_the_check_the_schedulers_way(
-    embedded_cluster: None, monkeypatch: pytest.MonkeyPatch
+def test_a_worker_gone_sends_the_check_through_the_scheduler(
+    embedded_cluster: None, direct_replies: list[Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The client's list of its workers is refreshed every few seconds: a worker that has
-    left since (an address nobody listens on) costs at most ``DIRECT_TIMEOUT`` before the
-    check takes the scheduler's route, and the value is NumPy's."""
+    """The client's list of its workers is refreshed every few seconds: with a worker in
+    it that has left since (an address nobody listens on), the direct request fails
+    within ``DIRECT_TIMEOUT`` and ``Client.run`` asks the workers the scheduler knows (its
+    ``broadcast``); the value is NumPy's."""
     from dask_gpunumeric._runtime import parts_in_place, placement
 
+    client = cluster.client_for_computation()
     host = numpy.random.default_rng(9).random((600, 400))
     persisted = (dnp.array(host) * 3).persist()
     distributed.wait(persisted)
-    listed = placement.workers_of(cluster.client_for_computation())
+    listed = placement.workers_of(client)
     monkeypatch.setattr(placement, "workers_of", lambda client: (*listed, "tcp://127.0.0.1:9"))
     monkeypatch.setattr(parts_in_place, "DIRECT_TIMEOUT", 0.5)
-    asked: list[Any] = []
-    monkeypatch.setattr(parts_in_place, "computed_where_held", _recording(asked))
+    client.run_on_scheduler(counting_routed_calls)
     assert float(persisted.sum()) == pytest.approx(float((host * 3).sum()), rel=1e-12)
-    assert asked == [None]  # asked directly, then the scheduler's route
-
-
-def _recording(asked: list[Any]) -> Any:
-    from dask_gpunumeric._runtime import parts_in_place
-
-    computed = parts_in_place.computed_where_held
-
-    def recording(client: distributed.Client, jobs: Any) -> Any:
-        asked.append(computed(client, jobs))
-        return asked[-1]
-
-    return recording
+    assert direct_replies == [None]
+    assert client.run_on_scheduler(routed_calls)["broadcast"] == 1
 
 
 # Last: the module's shared client stays the default client until the module ends.
