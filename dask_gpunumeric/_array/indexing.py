@@ -55,10 +55,9 @@ def getitem(array: Any, index: Any) -> Any:
         return type(array)._from_parts(array._store, array._view.then_region(region))
     host_index = _host_index(index)  # first: computing it may persist the array's store
     source = array._read()
-    if array.ndim:
-        selected = work_placement.selection_here(source, host_index)
-        if selected is not None:  # held here: NumPy's selection, as NumPy makes it
-            return type(array)._from_expr(selected)
+    selected = work_placement.selection_here(source, host_index)
+    if selected is not None:  # held here: NumPy's selection, as NumPy makes it
+        return type(array)._from_expr(selected)
     coords = _coords(array, host_index)
     return type(array)._from_expr(TakePoints(_flat_if_0d(source), coords))
 

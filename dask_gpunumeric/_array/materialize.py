@@ -124,8 +124,11 @@ def _finished_here(expr: Expr, backend: ChunkBackend) -> bool:
 def _computed_here(expr: Expr) -> ChunkValue | None:
     """``expr``'s value computed eagerly in this process when the small-work policy keeps
     it here and every node can be (``work_placement.evaluate_here``); the live stores
-    whose current values were computed on the way then hold them (as a persist would)."""
+    whose current values were computed on the way then hold them (as a persist would).
+    A value already computed here, kept here, is its own value: nothing is evaluated."""
     backend = get_backend()
+    if type(expr) is ChunkValue and expr.backend == backend.name:
+        return expr if work_placement.kept_here([expr], backend) else None
     stores = [s for s in list(live_stores) if not isinstance(s.version, ChunkValue)]
     here = work_placement.evaluate_here(expr, backend, {s.version.number for s in stores})
     if here is None:
@@ -143,15 +146,8 @@ def _computed_here(expr: Expr) -> ChunkValue | None:
 def _persist_expr(expr: Expr) -> Expr:
     """The user's ``persist()``: the full lineage is kept (dask recomputes what a lost
     worker held)."""
-    backend = get_backend()
-    if isinstance(expr, DaskData) and expr.backend == backend.name:
+    if isinstance(expr, DaskData) and expr.backend == get_backend().name:
         return expr
-    if (
-        type(expr) is ChunkValue
-        and expr.backend == backend.name
-        and work_placement.kept_here([expr], backend)
-    ):
-        return expr  # a value computed here, kept here: ``_computed_here``'s, as it is
     here = _computed_here(expr)
     if here is not None:
         return here

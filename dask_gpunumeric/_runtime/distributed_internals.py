@@ -203,6 +203,8 @@ try:  # dask's task objects (``is_task``): none in a dask older than 2024.12
 except ImportError:  # pragma: no cover
     pass
 _GRAPH_NODE: Any = getattr(getattr(dask, "_task_spec", None), "GraphNode", None)
+_TASK: Any = getattr(getattr(dask, "_task_spec", None), "Task", None)  # ``is_plain_task``
+_CONVERT_LEGACY: Any = getattr(getattr(dask, "_task_spec", None), "convert_legacy_graph", None)
 
 
 def run_task(task: Any, values: dict[Any, Any]) -> Any:
@@ -219,14 +221,13 @@ def task_dependencies(task: Any) -> frozenset[Any]:
 def graph_tasks(graph: Any) -> dict[Any, Any] | None:
     """The tasks of a (materialized) dask graph as dask's task objects, legacy tuples
     converted; ``None`` where dask has no such objects."""
-    convert = getattr(getattr(dask, "_task_spec", None), "convert_legacy_graph", None)
-    return None if convert is None else dict(convert(dict(graph)))
+    return None if _CONVERT_LEGACY is None else dict(_CONVERT_LEGACY(dict(graph)))
 
 
 def is_plain_task(value: Any) -> bool:
     """Whether a graph's value is a plain call (``Task``: not data, an alias or a
     subclass of its own)."""
-    return type(value) is getattr(getattr(dask, "_task_spec", None), "Task", None)
+    return _TASK is not None and type(value) is _TASK
 
 
 def with_inlined(task: Any, inner: dict[Any, Any]) -> Any:
