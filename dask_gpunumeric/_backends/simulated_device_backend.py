@@ -255,6 +255,7 @@ def _register_with_dask() -> None:
         tensordot_lookup,
         to_numpy_dispatch,
     )
+    from dask.sizeof import sizeof
 
     from .._runtime import distributed_internals
 
@@ -270,6 +271,10 @@ def _register_with_dask() -> None:
     numel_lookup.register(SimulatedDeviceArray, distributed_internals.numel_like)
     nannumel_lookup.register(SimulatedDeviceArray, distributed_internals.nannumel_like)
     to_numpy_dispatch.register(SimulatedDeviceArray, lambda data, **kwargs: data.get())
+    # dask.sizeof counts a cupy.ndarray's bytes: a worker's memory manager counts (and
+    # spills) the simulated device's chunks by their bytes too, not as tens-of-bytes objects
+    # that a worker holds until its nanny restarts it.
+    sizeof.register(SimulatedDeviceArray, lambda chunk: int(chunk.nbytes))
 
 
 # At import, not at first use: a worker process that unpickles a chunk imports this module,
