@@ -140,7 +140,13 @@ def hold(result: Any) -> Any:
     if getattr(result, "ndim", None) == 0:
         return float(result.compute() if hasattr(result, "compute") else result)
     if hasattr(result, "to_dask"):  # ours
-        return wait_for(result.persist())
+        persisted = result.persist()
+        if persisted._store.held_chunk() is not None:
+            # computed and held in this process (the small-work policy): done. Its dask
+            # graph, which futures_of reads, would send the value to the workers (a
+            # scatter no user of the value pays unless they hand it to dask).
+            return persisted
+        return wait_for(persisted)
     return hold_dask(result)
 
 

@@ -70,3 +70,17 @@ def test_a_held_result_is_computed_when_the_run_ends(embedded: None) -> None:
         expected = numpy.sqrt(numpy.arange(2_000_000.0) * 2.0 + 1.0)
         numpy.testing.assert_array_equal(to_host(held), expected)
         assert hold((x.sum(),)) == (float(numpy.arange(2_000_000.0).sum()),)
+
+
+def test_a_result_held_in_the_client_ends_the_run_where_it_is(embedded: None) -> None:
+    """Under the default small-work policy a result computed in this process is done:
+    holding it sends nothing to the workers (its dask graph, which ``futures_of`` reads,
+    would scatter it)."""
+    host = numpy.arange(1_000_000.0)
+    with configured("ours-default"), dnp.config.set(client_work_bytes="64 MiB"):
+        (held,) = hold([dnp.array(host) * 2.0 + 1.0])
+        assert held._store.held_chunk() is not None  # computed here, and held here
+        client = cluster.active_client()
+        assert client is not None
+        assert sum(client.run(lambda dask_worker: len(dask_worker.data)).values()) == 0
+        numpy.testing.assert_array_equal(to_host(held), host * 2.0 + 1.0)
