@@ -44,11 +44,12 @@ class ufunc:  # noqa: N801 - NumPy's name
         return f"<dask_gpunumeric ufunc '{self.spec.name}'>"
 
     def __call__(self, *args: Any, **options: Any) -> Any:
-        if not options and len(args) == self.spec.nin:  # the usual tiny call, at once
+        spec = self.spec
+        if not options and len(args) == spec.nin:  # the usual tiny call, at once
             computed = (
-                tiny_ufuncs.unary(self.spec.numpy_ufunc, args[0], ndarray)
+                tiny_ufuncs.unary(spec.numpy_ufunc, args[0], ndarray)
                 if len(args) == 1
-                else tiny_ufuncs.new_value(self.spec.numpy_ufunc, args, ndarray)
+                else tiny_ufuncs.new_value(spec.numpy_ufunc, args, ndarray)
             )
             if computed is not tiny_ufuncs.NOT_TAKEN:
                 return computed

@@ -93,7 +93,7 @@ def unary(numpy_ufunc: numpy.ufunc, x: Any, array_type: type[ArrayHandle]) -> An
         if value is not None and not (view.steps or view.part):
             name = store.chunk_backend  # a value made here, as ``binary`` takes first
             if _tiny_here(name, value.shape):
-                return _stored(numpy_ufunc(value), get_backend(name), array_type)
+                return _made(numpy_ufunc(value), value, name, array_type)
     if isinstance(x, ArrayHandle) and numpy_ufunc.nout == 1 and numpy_ufunc.signature is None:
         view = x._view
         held = None if view.steps or view.part is not None else x._store.held_chunk()
@@ -129,10 +129,7 @@ def binary(numpy_ufunc: numpy.ufunc, x: Any, y: Any, array_type: type[ArrayHandl
                 and (a_shape == b_shape or not a_shape or not b_shape)
                 and _tiny_here(name, a_shape or b_shape)
             ):
-                result = numpy_ufunc(a_value, b_value)
-                if type(result) is type(a_value) and not dask.get_annotations():
-                    return array_type._holding_chunk(result, name)  # ``_stored``'s case
-                return _stored(result, get_backend(name), array_type)
+                return _made(numpy_ufunc(a_value, b_value), a_value, name, array_type)
     return _binary_operands(numpy_ufunc, x, y, array_type)
 
 
@@ -289,6 +286,19 @@ def _stored(result: Any, backend: ChunkBackend, array_type: type[ArrayHandle]) -
     return array_type._holding_chunk(result, backend.name)
 
 
+def _made(result: Any, like: Any, name: str, array_type: type[ArrayHandle]) -> Any:
+    """``_stored(result, get_backend(name), array_type)`` for a result computed from
+    ``like``, a chunk of backend ``name``, its common cases first: a chunk of ``like``'s
+    type, or NumPy's scalar from 0-d NumPy chunks (``rsold / (p @ ap)``), made the 0-d
+    chunk ``_stored`` would make, outside any ``dask.annotate`` block."""
+    kind = type(like)
+    if type(result) is not kind and kind is numpy.ndarray and isinstance(result, numpy.generic):
+        result = numpy.asarray(result)
+    if type(result) is kind and not dask.get_annotations():
+        return array_type._holding_chunk(result, name)
+    return _stored(result, get_backend(name), array_type)
+
+
 def _into(numpy_ufunc: numpy.ufunc, operands: list[Any], out: Any, backend: ChunkBackend) -> Any:
     """The ufunc written into ``out``'s store as a new value (chunks are never mutated):
     NumPy fills a fresh chunk of ``out``'s shape and dtype, checking the casting and the
@@ -322,7 +332,7 @@ def matmul(left: Any, right: Any, array_type: type[ArrayHandle]) -> Any:
                 and made_on == right_store.chunk_backend
                 and _tiny_here(made_on, a.shape)
             ):
-                return _stored(numpy.matmul(a, b), get_backend(made_on), array_type)
+                return _made(numpy.matmul(a, b), a, made_on, array_type)
     if not isinstance(left, ArrayHandle) or not isinstance(right, ArrayHandle):
         return NOT_TAKEN
     views = left._view, right._view
