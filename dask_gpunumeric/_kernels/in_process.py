@@ -201,12 +201,17 @@ def remembered(node: Expr) -> leaves.ChunkValue | None:
 # array of several blocks, say the work is a loop's body over and over on large arrays
 # (a stencil's iterations), which fusion and halo exchange on dask's threads do better;
 # many nodes on small arrays (a solver's iterate, x + alpha * p forty times over) are
-# computed eagerly still. So are many nodes on arrays of one block (fewer than twice
-# gpunumeric.min-chunk-elements): threads have nothing to split there, and a graph, its
-# passes and its lowering cost more than NumPy's passes over a block that fits in cache
-# (the Laplacian CG of benchmarks/suite/workloads/user_programs.py, whose automatic
-# persists are such work: 1.73 s -> 1.16 s in `python -m benchmarks run --family
-# user-programs`, docs/performance.md).
+# computed eagerly still. So are many nodes on arrays of a few blocks (fewer than
+# CACHED_BLOCKS times gpunumeric.min-chunk-elements: 4 MiB of float64 by default):
+# threads have little to split there, and a graph, its passes and its lowering cost more
+# than NumPy's passes over an array that stays in cache. The Laplacian CG of
+# benchmarks/suite/workloads/user_programs.py (90,000 elements), whose automatic persists
+# are such work: 1.73 s -> 1.16 s at twice min-chunk-elements; the red-black sweeps on a
+# 502 x 502 grid (252,004 elements, step-2 slice writes): 12.5x NumPy -> 2.9x at eight
+# times, while periodic heat on 1000 x 1000 (np.roll, 1e6 elements) went from 1.8x to
+# 2.8x when its arrays were taken too (`python -m benchmarks run --family user-programs
+# --workloads user/red-black,user/periodic-heat,user/laplacian-cg --no-scaling`).
+CACHED_BLOCKS = 8
 EAGER_NODES = 32
 EAGER_BYTES = 16 * 2**20
 _MAX_EAGER_NODES = 4096
@@ -218,7 +223,7 @@ def _plan(expr: Expr, backend: ChunkBackend) -> tuple[list[Expr], dict[int, int]
     order: list[Expr] = []
     consumers: dict[int, int] = {}
     computed = computed_bytes = largest = 0
-    split = 2 * config.get("min-chunk-elements")  # an array this large has several blocks
+    split = CACHED_BLOCKS * config.get("min-chunk-elements")
     as_leaf: set[int] = set()  # values known: their children are not needed
     stack: list[tuple[Expr, bool]] = [(expr, False)]
     while stack:

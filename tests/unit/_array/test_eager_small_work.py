@@ -124,10 +124,11 @@ def test_loop_bodies_and_large_work_are_lowered(
     from dask_gpunumeric._kernels import in_process
 
     # A loop's body on large arrays (here: more than 32 nodes making more than 1 kB, on
-    # arrays of several blocks: 66 x 66 is at least twice min-chunk-elements)
+    # arrays of many blocks: 66 x 66 is at least CACHED_BLOCKS times min-chunk-elements)
     monkeypatch.setattr(in_process, "EAGER_BYTES", 1024)
     host = numpy.zeros((66, 66))
-    with dnp.config.set(min_chunk_elements=1024):
+    assert 66 * 66 >= in_process.CACHED_BLOCKS * 512
+    with dnp.config.set(min_chunk_elements=512):
         grid = dnp.array(host)
         for values in (host, grid):
             values[0, :] = 40.0
@@ -138,7 +139,9 @@ def test_loop_bodies_and_large_work_are_lowered(
         assert_eq(grid, host)
     assert computations  # too many nodes for the eager path: dask, fused
     computations.clear()
-    one_block = dnp.array(numpy.zeros((66, 66)))  # one block: threads would have no split
+    # A few blocks (the suite's min-chunk-elements): threads would have little to split
+    assert 66 * 66 < in_process.CACHED_BLOCKS * dnp.config.get("min-chunk-elements")
+    one_block = dnp.array(numpy.zeros((66, 66)))
     one_block[0, :] = 40.0
     for _ in range(10):
         one_block[1:-1, 1:-1] = 0.25 * (
@@ -146,6 +149,21 @@ def test_loop_bodies_and_large_work_are_lowered(
         )
     assert_eq(one_block, host)
     assert computations == []  # the same many nodes, computed eagerly
+    # Red-black sweeps (step-2 slice writes) on a grid of several blocks, fewer elements
+    # than CACHED_BLOCKS blocks of min-chunk-elements: eager too, NumPy's values
+    red_black_host = numpy.random.default_rng(5).random((150, 150))
+    red_black = dnp.array(red_black_host)
+    assert red_black.to_dask().npartitions > 1
+    for values in (red_black_host, red_black):
+        for _ in range(3):
+            for first, second in ((1, 1), (2, 2), (1, 2), (2, 1)):
+                rows, cols = slice(first, 149, 2), slice(second, 149, 2)
+                values[rows, cols] = 0.25 * (
+                    values[first - 1 : 148 : 2, cols] + values[first + 1 :: 2, cols]
+                    + values[rows, second - 1 : 148 : 2] + values[rows, second + 1 :: 2]
+                )  # fmt: skip
+    assert_eq(red_black, red_black_host)
+    assert computations == []
     monkeypatch.setattr(in_process, "EAGER_BYTES", 16 * 2**20)
     again = dnp.array(host)
     for _ in range(10):  # the same loop on a small grid makes little: eager
