@@ -212,6 +212,12 @@ def remembered(node: Expr) -> leaves.ChunkValue | None:
 # 2.8x when its arrays were taken too (`python -m benchmarks run --family user-programs
 # --workloads user/red-black,user/periodic-heat,user/laplacian-cg --no-scaling`).
 CACHED_BLOCKS = 8
+# Nodes that make no array here: host data (NumPy's own array, as the user brought it)
+# and views of their input's value (NumPy's slices, transposes, reshapes of contiguous
+# values). They count as nodes only: a loop reading a large host matrix through
+# products with small results (logistic regression's ``x @ w`` and ``x.T @ (p - y)``)
+# makes small arrays.
+_MAKE_NOTHING = (leaves.HostData, indexing.Slice, indexing.Reshape)
 EAGER_NODES = 32
 EAGER_BYTES = 16 * 2**20
 _MAX_EAGER_NODES = 4096
@@ -246,9 +252,10 @@ def _plan(expr: Expr, backend: ChunkBackend) -> tuple[list[Expr], dict[int, int]
         if type(node) not in _materialization_table or _partitioned_by_user(node):
             return None
         computed += 1
-        size = math.prod(node.shape)
-        computed_bytes += size * node.dtype.itemsize
-        largest = max(largest, size)
+        if type(node) not in _MAKE_NOTHING:  # ``x.T`` of a solver's ``x.T @ r``
+            size = math.prod(node.shape)
+            computed_bytes += size * node.dtype.itemsize
+            largest = max(largest, size)
         if computed > EAGER_NODES and computed_bytes > EAGER_BYTES and largest >= split:
             return None
         stack.append((node, True))

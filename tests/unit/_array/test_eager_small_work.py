@@ -118,6 +118,34 @@ def test_reductions_products_and_draws_eagerly_are_numpys(computations: list[int
     numpy.testing.assert_array_equal(eager, lowered)  # values depend on chunks only
 
 
+def test_a_loop_reading_a_large_host_matrix_through_products_is_eager(
+    computations: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Gradient descent (logistic regression): ``x @ w`` and ``x.T @ (p - y)`` read a host
+    matrix of many blocks and make vectors. The matrix (host data) and its transpose (a
+    view) make nothing: ten iterations with no check in between (many nodes, making more
+    than EAGER_BYTES) are computed node by node, with NumPy's values."""
+    from dask_gpunumeric._kernels import in_process
+
+    monkeypatch.setattr(in_process, "EAGER_BYTES", 1024)
+    generator = numpy.random.default_rng(8)
+    x_host, y_host = generator.standard_normal((400, 100)), generator.random(400)
+    assert x_host.size >= in_process.CACHED_BLOCKS * dnp.config.get("min-chunk-elements")
+
+    def descent(np: Any) -> Any:
+        x, y = np.array(x_host), np.array(y_host)
+        w = np.zeros(x.shape[1])
+        for _ in range(10):
+            p = 1.0 / (1.0 + np.exp(-(x @ w)))
+            w = w - 0.5 * (x.T @ (p - y)) / x.shape[0]
+        return w
+
+    ours = descent(dnp)
+    assert ours.to_dask().npartitions == 1 and dnp.array(x_host).to_dask().npartitions > 1
+    assert_eq(ours, descent(numpy), rtol=1e-12)
+    assert computations == []
+
+
 def test_loop_bodies_and_large_work_are_lowered(
     computations: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
