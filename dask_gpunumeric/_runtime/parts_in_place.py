@@ -18,9 +18,9 @@ each worker the same message itself and gets the reply straight back
 instead of 3 ms (``benchmarks/suite/check_overhead.py``). Where that fails (a worker
 listed by the client up to two seconds ago and gone since, or no reply within
 ``DIRECT_TIMEOUT``: a worker whose event loop is held), ``Client.run`` asks the workers the
-scheduler knows. It is taken only when every input is a key this client holds a finished future of, no
-task is placed by ``resources`` or a strict ``workers`` annotation (those run where the
-scheduler would put them), the parts are small graphs and each worker's inputs are in its
+scheduler knows. Either way, the route is taken only when every input is a key this client
+holds a finished future of, no task is placed by ``resources`` or a strict ``workers``
+annotation (those run where the scheduler would put them), the parts are small graphs and each worker's inputs are in its
 memory and at most ``IN_LOOP_BYTES`` (the work runs in the worker's event loop; a replica
 of a block makes its part computed twice). When any part is computed by no worker (its
 inputs on two workers, spilled, lost, or still being computed), a worker's share is too

@@ -96,9 +96,7 @@ def measure(client: Client) -> tuple[float, list[int], list[str], Any]:
 
 
 @pytest.mark.parametrize("halo", [True, False], ids=["halo-on", "halo-off"])
-def test_stencil_moves_ghost_slabs_between_workers(
-    client: Client, halo: bool, backend: str
-) -> None:
+def test_stencil_moves_ghost_slabs_between_workers(client: Client, halo: bool) -> None:
     with dnp.config.set(halo=halo):
         per_iteration, sizes, workers, grid = measure(client)
         values = grid.compute()

@@ -58,7 +58,7 @@ def drain_incoming(client: Client) -> list[tuple[str, int]]:
     return [item for items in client.run(drain).values() for item in items]
 
 
-def test_host_data_is_scattered_once_in_contiguous_blocks(client: Client, backend: str) -> None:
+def test_host_data_is_scattered_once_in_contiguous_blocks(client: Client) -> None:
     host = numpy.random.default_rng(0).random((1200, 1100))  # 10.6 MB, 4 tiles
     a = dnp.array(host)
     assert graph_bytes(a) < GRAPH_LIMIT  # the blocks are futures, not data
@@ -86,9 +86,7 @@ def test_host_data_is_scattered_once_in_contiguous_blocks(client: Client, backen
     assert len({worker for workers in who_has.values() for worker in workers}) == 2  # owners
 
 
-def test_elementwise_work_on_draws_and_host_data_moves_no_block(
-    client: Client, backend: str
-) -> None:
+def test_elementwise_work_on_draws_and_host_data_moves_no_block(client: Client) -> None:
     """Monte Carlo pi: ``x`` and ``y`` blocks of one index are drawn on one worker."""
     n = 2_000_000
     float(dnp.ones(8).sum())  # the cluster is up; the logs start empty below
