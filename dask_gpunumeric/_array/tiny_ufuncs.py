@@ -145,6 +145,7 @@ def _tiny_here(name: str, shape: tuple[int, ...]) -> bool:
         enabled, limit, configured = _settings()
     return bool(
         enabled
+        and not dask.get_annotations()  # the user placed the work: its node goes there
         and (configured == "auto" or configured == name)
         and (math.prod(shape) if shape else 1) < limit
     )
@@ -258,10 +259,13 @@ def _settings() -> tuple[Any, int, str]:
     operation from the live section (``config.get`` for any missing there)."""
     section = config.section()
     try:
-        return section["in-process-evaluation"], section["min-chunk-elements"], section["backend"]
+        enabled = section["in-process-evaluation"]
+        limit, backend = section["min-chunk-elements"], section["backend"]
     except (KeyError, TypeError):
         keys = ("in-process-evaluation", "min-chunk-elements", "backend")
-        return tuple(config.get(key) for key in keys)  # type: ignore[return-value]
+        enabled, limit, backend = (config.get(key) for key in keys)
+    # Work built under dask.annotate is placed by the user: never computed here.
+    return enabled and not dask.get_annotations(), limit, backend
 
 
 _DEFAULT_OPTIONS = {

@@ -296,8 +296,8 @@ class _Evaluation:
         if known is not _UNKNOWN:
             return known
         self.visited += 1
-        if self.visited > _MAX_NODES or not _is_evaluable(node, self.limit):
-            raise _UnevaluableError
+        if self.visited > _MAX_NODES or node.annotations or not _is_evaluable(node, self.limit):
+            raise _UnevaluableError  # annotated: built under dask.annotate, placed by the user
         inputs = [self.value(child) for child in node.children]
         result = _kernel_table[type(node)](node, inputs, self.backend)
         self.values[node.number] = result

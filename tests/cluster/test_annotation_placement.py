@@ -122,3 +122,19 @@ def test_the_scheduler_logs_no_error_for_annotated_steps(client: Client) -> None
         if level in ("ERROR", "CRITICAL") or "acquire_resources" in message
     ]
     assert not errors, errors[0]
+
+
+def test_tiny_work_under_annotate_runs_on_the_annotated_worker(client: Client) -> None:
+    """Tiny arrays are computed in the client when nothing says otherwise; under
+    ``dask.annotate(resources=...)`` the user placed the work: it runs on that worker,
+    with the small-work policy on (``client-work-bytes`` at its default)."""
+    host = numpy.arange(100.0)
+    with dnp.config.set(client_work_bytes="64 MiB"):
+        x = dnp.array(host)
+        with dask.annotate(resources={"GPU": 1}):
+            y = x * 2 + 1
+        gpu_nodes = {y._read().name, y._read().children[0].name}
+        with get_task_stream(client) as stream:
+            assert_eq(y, host * 2 + 1)
+    on_gpu = {t["worker"] for t in stream.data if _node(t["key"]) in gpu_nodes}
+    assert on_gpu == {_gpu_worker(client)}
