@@ -62,6 +62,7 @@ def _compute_expr(expr: Expr) -> numpy.ndarray:
     backend = get_backend()
     small = evaluate_small(expr)
     if isinstance(small, ChunkValue):  # computed here: a copy, the value stays ours
+        work_placement.tiny_here()
         return numpy.array(backend.to_host(small.value)).reshape(expr.shape)
     here = _computed_here(expr)
     if here is not None:  # the values stay ours (stores hold them): the caller gets a copy

@@ -41,6 +41,7 @@ The crossover (``python -m benchmarks.small_work``) and the table of decisions a
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import math
 from collections.abc import Iterator
@@ -48,7 +49,7 @@ from typing import Any
 
 import dask
 import numpy
-from dask.utils import parse_bytes
+from dask.utils import format_bytes, parse_bytes
 
 from .._backends import get_backend
 from .._backends.base import ChunkBackend
@@ -56,8 +57,11 @@ from .._ir.array_size import nbytes_of
 from .._ir.expr import Expr
 from .._ir.leaves import ChunkValue, DaskData, HostData, Leaf
 from .._ir.products import Matmul, Tensordot
+from .._ir.reductions import Reduction
 from .._kernels import in_process
-from .._runtime import config, execution
+from .._lowering import lower_all
+from .._passes.rebuild import keep, rebuild
+from .._runtime import config, data_moves, execution
 
 
 def runs_in_client(exprs: list[Expr], backend: ChunkBackend | None = None) -> bool:
@@ -68,19 +72,36 @@ def runs_in_client(exprs: list[Expr], backend: ChunkBackend | None = None) -> bo
 
 def kept_here(exprs: list[Expr], backend: ChunkBackend) -> bool:
     """Whether the policy keeps a computation of ``exprs`` in this process, whatever the
-    scheduler: every input is here; the data already here (host data, values computed
-    here) is at most ``client-data-bytes`` together; the arrays made from nothing
-    (creations, draws) at most ``client-work-bytes`` together; and no result (an
-    intermediate or final array) larger than ``client-work-bytes`` or than the largest
-    array read here. Never where this process cannot make the backend's chunks (CuPy
-    without a device here)."""
+    scheduler, with nothing moved from the cluster: every input is here; the data already
+    here (host data, values computed here) is at most ``client-data-bytes`` together; the
+    arrays made from nothing (creations, draws) at most ``client-work-bytes`` together;
+    and no result (an intermediate or final array) larger than ``client-work-bytes`` or
+    than the largest array read here. Never where this process cannot make the backend's
+    chunks (CuPy without a device here)."""
+    return _walk(exprs, backend, moves=False)[0] is not None
+
+
+def _walk(exprs: list[Expr], backend: ChunkBackend, *, moves: bool) -> tuple[_Moves | None, str]:
+    """``(None, why)`` when a computation of ``exprs`` goes elsewhere; else what must
+    come here first: the parts of it computed where their data lives, and the persisted
+    arrays moved here (both empty without ``moves``), and why. With ``moves``,
+    an array persisted by this backend counts as data here when it may be moved here
+    (``movable``), and a product or reduction with a small result (at most
+    ``RETURNED_BYTES``) of one that may not is computed where it lives, its result
+    coming back (a solver's ``a @ p`` on a persisted 800 MB matrix: one round trip per
+    check, the vectors' work here)."""
     work_limit = _limit("client-work-bytes")
-    if work_limit <= 0 or not backend.evaluates_in_client:
-        return False
+    if work_limit <= 0:
+        return None, "the small-work policy is off (client-work-bytes: 0)"
+    if not backend.evaluates_in_client:
+        return None, f"this process cannot make {backend.name} chunks"
     data_limit = max(work_limit, _limit("client-data-bytes"))
     data_bytes = made_bytes = largest_held = largest_result = 0
     seen: set[int] = set()
     buffers: set[int] = set()  # one host array under two leaves counts once
+    parts: list[Expr] = []
+    moved: list[DaskData] = []
+    unmoved = _Unmoved(backend, work_limit)
     stack = list(exprs)
     while stack:
         node = stack.pop()
@@ -88,11 +109,17 @@ def kept_here(exprs: list[Expr], backend: ChunkBackend) -> bool:
             continue
         seen.add(node.number)
         size = nbytes_of(node.shape, node.dtype)
-        if isinstance(node, DaskData) and execution.held_by_cluster(node.array):
-            return False
         if node.annotations:  # built under dask.annotate: the user placed it
-            return False
-        known = in_process.remembered(node)
+            return None, f"built under dask.annotate({_annotations(node)})"
+        known: Expr | None = in_process.remembered(node)
+        if known is None and type(node) is DaskData:
+            if moves and movable(node, backend, work_limit):
+                moved.append(node)  # moved here once, then a value held here
+            elif execution.held_by_cluster(node.array):
+                return None, f"it reads {_bytes(size)} held by the cluster, which stay there"
+        elif moves and known is None and unmoved.is_part(node):
+            parts.append(node)  # computed where its data is; its small result comes here
+            known = node  # counted as a value held here, nothing below it walked
         if known is not None or isinstance(node, HELD_HERE):
             largest_held = max(largest_held, size)
             held = _buffer_id(known or node)
@@ -105,12 +132,85 @@ def kept_here(exprs: list[Expr], backend: ChunkBackend) -> bool:
             made_bytes += size
         else:
             largest_result = max(largest_result, size)
-        if data_bytes > data_limit or made_bytes > work_limit:
-            return False
+        if data_bytes > data_limit:
+            return None, f"it reads over {_bytes(data_limit)} (client-data-bytes) here"
+        if made_bytes > work_limit:
+            return None, f"it makes over {_bytes(work_limit)} (client-work-bytes) from nothing"
         stack.extend(node.children)
     # The work may make arrays as large as the data it reads here (Black-Scholes on host
     # arrays), or client-work-bytes; not larger (an outer product of two host vectors).
-    return largest_result <= max(work_limit, largest_held)
+    if largest_result > max(work_limit, largest_held):
+        return None, (
+            f"it makes a {_bytes(largest_result)} array, larger than client-work-bytes "
+            "and than any it reads here"
+        )
+    return (parts, moved), "its inputs are here or small enough to come here"
+
+
+# What must come here before an eager evaluation: the parts computed where their data
+# lives, and the persisted arrays moved here (``_walk``).
+_Moves = tuple[list[Expr], list[DaskData]]
+# A product or reduction with a result of at most RETURNED_BYTES (a solver's ``a @ p`` of
+# 10,000 elements: 80 KB) of an array that stays where it is (``movable``) is computed
+# there and its result comes here: one gather of a small value, against moving the array.
+_RETURNING = (Matmul, Tensordot, Reduction)
+RETURNED_BYTES = 2**20
+
+
+def movable(node: DaskData, backend: ChunkBackend, work_limit: int) -> bool:
+    """Whether an array persisted by ``backend`` (a store's version, or ``dask.persist``
+    of ours) may be moved into this process once, its value held here from then on: it
+    is at most ``client-work-bytes`` (64 MiB: a copy between processes of some
+    milliseconds, the price of a few checks' round trips), built outside any
+    ``dask.annotate`` block, and where it is held by a cluster, that cluster's workers
+    run on this machine (``data_moves.workers_share_this_machine``: not a laptop's client
+    of a remote cluster, where the work goes to the data instead)."""
+    return (
+        node.backend == backend.name
+        and nbytes_of(node.shape, node.dtype) <= work_limit
+        and not node.annotations
+        and (not execution.held_by_cluster(node.array) or data_moves.workers_share_this_machine())
+    )
+
+
+class _Unmoved:
+    """Which nodes of one computation read data that is not moved here (``movable``: a
+    persisted array too large, on a cluster elsewhere, or a user's dask array), and which
+    of them are computed where that data is (``is_part``)."""
+
+    __slots__ = ("backend", "work_limit", "reads")
+
+    def __init__(self, backend: ChunkBackend, work_limit: int) -> None:
+        self.backend = backend
+        self.work_limit = work_limit
+        self.reads: dict[int, bool] = {}  # node number -> reads unmoved data (not via a part)
+
+    def is_part(self, node: Expr) -> bool:
+        """A product or reduction with a small result (at most ``RETURNED_BYTES``) that
+        reads unmoved data other than through another part: ``a @ p``, and not the ``r @
+        r`` of a residual computed from it, so that what is built on a part's result is
+        computed here and the cluster computes only what needs its data."""
+        return (
+            type(node) in _RETURNING
+            and nbytes_of(node.shape, node.dtype) <= RETURNED_BYTES
+            and self.reads_unmoved(node)
+        )
+
+    def reads_unmoved(self, node: Expr) -> bool:
+        """Whether ``node`` reads unmoved data other than through a part below it."""
+        number = node.number
+        if number not in self.reads:
+            if in_process.remembered(node) is not None:
+                self.reads[number] = False  # its value is here
+            elif type(node) is DaskData:
+                self.reads[number] = not movable(node, self.backend, self.work_limit)
+            else:
+                self.reads[number] = any(
+                    self.reads_unmoved(child)
+                    and (type(child) is DaskData or not self.is_part(child))
+                    for child in node.children
+                )
+        return self.reads[number]
 
 
 # Leaves whose values are in this process already: the data a user brought
@@ -124,11 +224,37 @@ def evaluate_here(
     """``expr`` computed eagerly in this process, node by node with the backend's array
     namespace as NumPy would (no graph, no task, no thread pool: ``_kernels/in_process``),
     when the policy keeps it here; with the values of the nodes numbered in ``keep``
-    computed on the way. ``None`` when it goes elsewhere, has a node of a kind not
-    evaluated here, or too many nodes (a loop's body: dask's threads here, fused)."""
-    if not kept_here([expr], backend):
+    computed on the way. Small persisted arrays it reads are moved here first, and its
+    products and reductions of arrays that stay where they are computed there, all
+    results together in one computation (``_walk``). ``None`` when it goes elsewhere,
+    has a node of a kind not evaluated here, or too many nodes (a loop's body: dask's
+    threads here, fused)."""
+    walked, why = _walk([expr], backend, moves=True)
+    if walked is None:
         return None
+    parts, moved = walked
+    for node in moved:
+        in_process.remember(node, ChunkValue(data_moves.fetch(node.array), backend.name))
+    _Last.placement = _in_client(why, parts, moved)
+    if parts:
+        # Persisted, then their blocks gathered and put together here: no task of the
+        # cluster joins them (one more task and a transfer between workers).
+        arrays = execution.persist(*lower_all(_with_values_held_here(parts), backend))
+        for part, array in zip(parts, arrays, strict=True):
+            chunk = backend.as_chunk(data_moves.fetch(array)).reshape(part.shape)
+            in_process.remember(part, ChunkValue(chunk, backend.name))
     return in_process.evaluate_here(expr, backend, keep)
+
+
+def _with_values_held_here(roots: list[Expr]) -> list[Expr]:
+    """``roots`` with each node whose value is held here (``in_process.remembered``)
+    replaced by that value: the cluster is sent the value, not the work again."""
+
+    def replace(node: Expr, new_of: Any) -> Expr:
+        known = in_process.remembered(node)
+        return known if known is not None else keep(node, new_of)
+
+    return rebuild(roots, replace)
 
 
 def product_here(expr: Expr) -> Expr:
@@ -215,17 +341,29 @@ def _value_here(node: Expr, backend: ChunkBackend) -> Any:
             in_process.remember(node, ChunkValue(value, backend.name))
         return value
     known = node if type(node) is ChunkValue else in_process.remembered(node)
+    if known is None and type(node) is DaskData:
+        if not movable(node, backend, _limit("client-work-bytes")):
+            return None
+        known = ChunkValue(data_moves.fetch(node.array), backend.name)
+        in_process.remember(node, known)  # moved here once, as a scatter is sent once
     return known.value if known is not None and known.backend == backend.name else None
 
 
 @contextlib.contextmanager
 def placed(exprs: list[Expr]) -> Iterator[None]:
     """Computations inside the block run where the policy puts ``exprs``."""
-    if runs_in_client(exprs):
-        with execution.in_client():
-            yield
+    backend = get_backend()
+    if execution.on_cluster():
+        walked, why = _walk(exprs, backend, moves=False)
+        if walked is not None:
+            _Last.placement = Placement("client threads", why)
+            with execution.in_client():
+                yield
+            return
+        _Last.placement = Placement("cluster", why)
     else:
-        yield
+        _Last.placement = Placement(f"{config.get('scheduler')} scheduler", "configured")
+    yield
 
 
 def _buffer_id(node: Any) -> int:
@@ -247,3 +385,76 @@ def _limit(key: str) -> int:
 def _parsed(text: str) -> int:
     """``parse_bytes(text)``, kept: the limits are read at each product built here."""
     return parse_bytes(text)
+
+
+@dataclasses.dataclass(frozen=True)
+class Placement:
+    """Where a computation ran (or would run) and the rule's reason.
+
+    ``where``: ``client`` (node by node in this process, as NumPy would), ``client
+    threads`` (dask's threaded scheduler in this process), ``cluster``, or the local
+    scheduler configured (``threads scheduler``); ``moved_bytes``: persisted arrays moved
+    from the workers into this process for it (once: then held here);
+    ``parts_on_cluster`` and ``returned_bytes``: its products and reductions of data that
+    stays on the workers, computed there, and the bytes of their results that came back.
+    """
+
+    where: str
+    reason: str
+    moved_bytes: int = 0
+    parts_on_cluster: int = 0
+    returned_bytes: int = 0
+
+    def __str__(self) -> str:
+        text = f"{self.where}: {self.reason}"
+        if self.moved_bytes:
+            text += f"; {_bytes(self.moved_bytes)} moved here from the workers"
+        if self.parts_on_cluster:
+            text += (
+                f"; {self.parts_on_cluster} product(s) or reduction(s) computed on the "
+                f"cluster, {_bytes(self.returned_bytes)} of results returned"
+            )
+        return text
+
+
+class _Last:
+    placement: Placement | None = None
+
+
+def last_placement() -> Placement | None:
+    """Where the last materialization of this process ran (``None`` before any)."""
+    return _Last.placement
+
+
+def tiny_here() -> None:
+    """Record that the materialization running now was of tiny arrays, computed here."""
+    _Last.placement = Placement("client", "every array is smaller than min-chunk-elements (tiny)")
+
+
+def decide(exprs: list[Expr]) -> Placement:
+    """Where computing ``exprs`` now would run and why, with nothing computed or moved."""
+    backend = get_backend()
+    walked, why = _walk(exprs, backend, moves=True)
+    if walked is not None:
+        return _in_client(why, *walked)
+    if not execution.on_cluster():
+        return Placement(f"{config.get('scheduler')} scheduler", why)
+    return Placement("cluster", why)
+
+
+def _in_client(why: str, parts: list[Expr], moved: list[DaskData]) -> Placement:
+    return Placement(
+        "client",
+        why,
+        moved_bytes=sum(nbytes_of(node.shape, node.dtype) for node in moved),
+        parts_on_cluster=len(parts),
+        returned_bytes=sum(nbytes_of(part.shape, part.dtype) for part in parts),
+    )
+
+
+def _bytes(count: int) -> str:
+    return format_bytes(count)
+
+
+def _annotations(node: Expr) -> str:
+    return ", ".join(f"{key}={value!r}" for key, value in dict(node.annotations).items())

@@ -1,7 +1,8 @@
 """The small-work policy (``_array/work_placement.py``) on a distributed scheduler: work
 whose inputs live in the client and whose arrays are at most ``client-work-bytes`` is
 computed in the client (no task reaches the scheduler), anything else goes to the
-cluster, and the values are the same either way (NumPy's)."""
+cluster, and the values are the same either way (NumPy's). Inputs held by the cluster:
+``test_data_on_the_workers.py``."""
 
 from __future__ import annotations
 
@@ -97,16 +98,6 @@ def test_work_larger_than_the_limit_goes_to_the_cluster(client, cluster) -> None
         outer = float(dnp.outer(ours, ours).sum())  # 8 MB made from 8 kB read
         assert outer == float(numpy.outer(vector, vector).sum())
         assert tasks_run(cluster) > before
-
-
-def test_an_input_held_by_the_cluster_sends_the_work_there(client, cluster) -> None:
-    host = numpy.arange(200_000.0)
-    with dnp.config.set(client_work_bytes=0):
-        held = dnp.array(host).persist()  # on the workers
-    distributed.wait(distributed.futures_of(held.to_dask()))
-    before = tasks_run(cluster)
-    assert_eq(held * 3 + 1, host * 3 + 1)
-    assert tasks_run(cluster) > before
 
 
 def test_random_draws_are_the_same_here_and_on_the_cluster(client) -> None:

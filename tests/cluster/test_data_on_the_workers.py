@@ -1,0 +1,206 @@
+"""Data that lives on the workers (persisted there), read by loops that check a value each
+iteration (``_array/work_placement.py``, ``_runtime/data_moves.py``).
+
+- A persisted array of at most ``client-work-bytes`` on workers of this machine is moved
+  into the client once; the loop's work then runs there, with no task, as on host data.
+- A larger one, or one on workers elsewhere, stays where it is: the products and
+  reductions with small results that read it (a solver's ``a @ p``) are computed there,
+  all of a check's in one computation, and only their results come back; the rest of the
+  iteration (the vectors') runs in the client.
+- Results equal NumPy's either way.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import dask
+import distributed
+import numpy
+import pytest
+
+import dask_gpunumeric as dnp
+from dask_gpunumeric._runtime import data_moves, execution
+from dask_gpunumeric.testing import assert_eq
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[distributed.LocalCluster]:
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
+    ) as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def client(cluster: distributed.LocalCluster) -> Iterator[distributed.Client]:
+    with distributed.Client(cluster) as client, dnp.config.set(scheduler="distributed"):
+        yield client
+
+
+@pytest.fixture
+def fetches(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The persisted arrays moved into the client, in order."""
+    moved: list[Any] = []
+    real = data_moves.fetch
+
+    def counting(array: Any) -> Any:
+        moved.append(array)
+        return real(array)
+
+    monkeypatch.setattr(data_moves, "fetch", counting)
+    return moved
+
+
+def tasks_run(cluster: distributed.LocalCluster) -> int:
+    prefixes = cluster.scheduler.task_prefixes.values()
+    return sum(sum(prefix.state_counts.values()) for prefix in prefixes)
+
+
+def persisted(host: numpy.ndarray) -> Any:
+    """``host`` as our array persisted on the workers, as a Dask user does it."""
+    (array,) = dask.persist(dnp.array(host))
+    distributed.wait(distributed.futures_of(array))
+    return array
+
+
+def spd(n: int) -> tuple[numpy.ndarray, numpy.ndarray]:
+    rng = numpy.random.default_rng(11)
+    m = rng.random((n, n))
+    return m @ m.T / n + numpy.eye(n), rng.random(n)
+
+
+def cg_steps(np: Any, a: Any, b: Any, iterations: int) -> Iterator[Any]:
+    """Dense CG with one ``float()`` check per iteration; yields after each check."""
+    x = np.zeros_like(b)
+    r = b - a @ x
+    p = r.copy()
+    rsold = r @ r
+    for _ in range(iterations):
+        ap = a @ p
+        alpha = rsold / (p @ ap)
+        x = x + alpha * p
+        r = r - alpha * ap
+        rsnew = r @ r
+        float(np.sqrt(rsnew))
+        yield x
+        p = r + (rsnew / rsold) * p
+        rsold = rsnew
+
+
+def last(steps: Iterator[Any]) -> Any:
+    result = None
+    for result in steps:  # noqa: B007 - the last value is the result
+        pass
+    return result
+
+
+def test_a_small_array_on_workers_of_this_machine_is_moved_here_once(
+    client, cluster, fetches
+) -> None:
+    host = numpy.arange(20_000.0)
+    held = persisted(host)
+    before = tasks_run(cluster)
+    with dnp.config.set(client_work_bytes="64 MiB"):
+        assert_eq(held * 3 + 1, host * 3 + 1)
+        assert float(held.sum()) == float(host.sum())
+        assert float((held * held).mean()) == pytest.approx(float((host * host).mean()))
+    assert tasks_run(cluster) == before  # gathered, not computed: no task
+    assert len(fetches) == 1  # once, then held here
+
+
+def test_cg_on_a_small_persisted_matrix_runs_in_the_client(client, cluster, fetches) -> None:
+    a_host, b_host = spd(300)
+    a, b = persisted(a_host), persisted(b_host)
+    before = tasks_run(cluster)
+    with dnp.config.set(client_work_bytes="64 MiB"):
+        ours = last(cg_steps(dnp, a, b, 8))
+        assert_eq(ours, last(cg_steps(numpy, a_host, b_host, 8)), rtol=1e-10, atol=1e-12)
+    assert tasks_run(cluster) == before
+    assert len(fetches) == 2  # the matrix and the right-hand side, each once
+
+
+def test_an_array_larger_than_client_work_bytes_keeps_elementwise_work_there(
+    client, cluster, fetches
+) -> None:
+    host = numpy.arange(200_000.0)  # 1.6 MB
+    held = persisted(host)
+    before = tasks_run(cluster)
+    with dnp.config.set(client_work_bytes="100 kB"):
+        assert_eq(held * 3 + 1, host * 3 + 1)
+    assert tasks_run(cluster) > before
+    assert fetches == []
+
+
+def test_workers_elsewhere_keep_the_work_with_the_data(
+    client, cluster, fetches, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A client far from its workers (a laptop's client of a SLURM cluster) moves nothing."""
+    monkeypatch.setattr(data_moves, "workers_share_this_machine", lambda: False)
+    host = numpy.arange(20_000.0)
+    held = persisted(host)
+    before = tasks_run(cluster)
+    with dnp.config.set(client_work_bytes="64 MiB"):
+        assert float(held.sum()) == float(host.sum())
+        assert_eq(held * 3 + 1, host * 3 + 1)
+    assert tasks_run(cluster) > before
+    assert held.to_dask().name not in [array.name for array in fetches]
+
+
+def test_the_workers_of_a_local_cluster_share_this_machine(client) -> None:
+    assert data_moves.workers_share_this_machine()
+
+
+def test_cg_on_a_persisted_matrix_that_stays_computes_one_product_per_check(
+    client, cluster, fetches, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Per iteration on two workers: one computation on the cluster (the ``a @ p`` of
+    the check), at most 4 tasks per worker, the matrix never moved, results NumPy's."""
+    a_host, b_host = spd(400)  # 1.28 MB: over the 100 kB limit below; b is 3.2 kB
+    a, b = persisted(a_host), persisted(b_host)
+    assert a.npartitions > 1
+    a_name, b_name = a.to_dask().name, b.to_dask().name
+    computations: list[str] = []
+    for name in ("compute", "persist"):
+        real = getattr(execution, name)
+
+        def recording(*collections: Any, _real: Any = real, _name: str = name) -> Any:
+            computations.append(_name)
+            return _real(*collections)
+
+        monkeypatch.setattr(execution, name, recording)
+    per_iteration: list[tuple[list[str], Counter[str]]] = []
+    expected = list(cg_steps(numpy, a_host, b_host, 6))
+    with dnp.config.set(client_work_bytes="100 kB"):
+        steps = cg_steps(dnp, a, b, 6)
+        for i in range(6):
+            computations.clear()
+            with distributed.get_task_stream(client) as stream:
+                x = next(steps)
+            per_worker = Counter(task["worker"] for task in stream.data)
+            per_iteration.append((list(computations), per_worker))
+            assert_eq(x, expected[i], rtol=1e-9, atol=1e-11)
+    moved = [array.name for array in fetches]  # the parts' results are gathered too
+    assert a_name not in moved
+    assert moved.count(b_name) == 1
+    for computed, per_worker in per_iteration[1:]:  # the first also computes r = b - a @ x
+        assert computed == ["persist"]
+        assert per_worker and max(per_worker.values()) <= 4
+
+
+def test_threads_move_a_small_persisted_array_once(fetches) -> None:
+    """On dask's threaded scheduler a persisted array's blocks are in this process: a
+    small one is put together once and then computed on as NumPy would."""
+    host = numpy.arange(1000.0)
+    with dnp.config.set(scheduler="threads", client_work_bytes="64 MiB"):
+        (held,) = dask.persist(dnp.array(host))
+        y = held
+        for _ in range(200):
+            y = y * 1.001 + 1.0
+        expected = host
+        for _ in range(200):
+            expected = expected * 1.001 + 1.0
+        assert_eq(y, expected, rtol=1e-12)
+    assert len(fetches) == 1
