@@ -30,7 +30,11 @@ from typing import Any
 
 import numpy
 
-from benchmarks.suite.systems import SCHEDULERS, wait_for
+from benchmarks.suite.systems import SCHEDULERS as LANE_SCHEDULERS
+from benchmarks.suite.systems import wait_for
+
+# The lanes whose checks are timed (the lanes of data on the workers check the same way).
+SCHEDULERS = {lane: LANE_SCHEDULERS[lane] for lane in ("ours-threads", "ours-default")}
 
 ELEMENTS = 1 << 17
 ARRAYS = 8

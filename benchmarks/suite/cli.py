@@ -38,7 +38,7 @@ from benchmarks.suite.machine import describe_machine
 from benchmarks.suite.plot import plot
 from benchmarks.suite.runner import Row, Settings, run_workload
 from benchmarks.suite.scaling import ScalingRow, scaling
-from benchmarks.suite.systems import GPU_SYSTEMS, SYSTEMS
+from benchmarks.suite.systems import GPU_SYSTEMS, SYSTEMS, close_user_cluster
 from benchmarks.suite.workloads import FAMILIES, USER_PROGRAMS, workload_table
 
 FULL = {"repeats": 3, "fill": 0.3, "budget": 10.0, "dask_budget": 20.0,
@@ -123,12 +123,15 @@ def measure_all(args: argparse.Namespace, settings: dict[str, Any]) -> dict[str,
         dask.config.set(scheduler="threads", num_workers=os.cpu_count() or 2),
         dask_gpunumeric.config.set(scheduler="threads", backend=backend),
     ):
-        for number, workload in enumerate(workloads, 1):
-            print(f"[{number}/{len(workloads)}] {workload.name} {workload.note}", flush=True)
-            start = time.perf_counter()
-            systems = workload.systems or (GPU_SYSTEMS if args.gpu else SYSTEMS)
-            rows += run_workload(workload, systems, floor, run_settings, show_row)
-            print(f"  ({time.perf_counter() - start:.0f} s)", flush=True)
+        try:
+            for number, workload in enumerate(workloads, 1):
+                print(f"[{number}/{len(workloads)}] {workload.name} {workload.note}", flush=True)
+                start = time.perf_counter()
+                systems = workload.systems or (GPU_SYSTEMS if args.gpu else SYSTEMS)
+                rows += run_workload(workload, systems, floor, run_settings, show_row)
+                print(f"  ({time.perf_counter() - start:.0f} s)", flush=True)
+        finally:
+            close_user_cluster()
         overhead = None
         if measures_overhead(args, workloads):
             print(f"[check overhead] float(x.sum()), median of {settings['checks']}", flush=True)

@@ -22,10 +22,18 @@ ROW_HEADER = (
     "| size | system | iterations | runs | median s | min s | max s | per iteration "
     "| x NumPy | x floor | peak RSS MiB | RSS added MiB | correct |"
 )
-USER_LANES = ("ours-default", "ours-threads", "dask")
+USER_LANES = (
+    "ours-default",
+    "ours-threads",
+    "ours-persisted",
+    "ours-threads-persisted",
+    "ours-user-cluster",
+    "dask",
+)
 USER_HEADER = (
     "| program | size | NumPy | ours default (x NumPy) | ours threads (x NumPy) "
-    "| dask (x NumPy) | default / threads |"
+    "| ours persisted (x NumPy) | ours threads, persisted (x NumPy) "
+    "| ours, user's LocalCluster (x NumPy) | dask (x NumPy) | default / threads |"
 )
 SCALING_HEADER = (
     "| scaling | workers | N | iterations | per iteration | efficiency | correct "
@@ -157,7 +165,7 @@ def timed_cell(row: dict[str, Any] | None) -> str:
 def user_summary_lines(results: dict[str, Any]) -> list[str]:
     """The user programs: NumPy's whole-run seconds, each lane's and its ratio to NumPy,
     and ours on the default cluster over ours on threads."""
-    lines = [USER_HEADER, "|---|---:|" + "---:|" * 5]
+    lines = [USER_HEADER, "|---|---:|" + "---:|" * (len(USER_LANES) + 2)]
     for (workload, size), rows in case_rows(family_rows(results, "user-programs")).items():
         default, threads = rows.get("ours-default"), rows.get("ours-threads")
         versus = ratio(default["median_s"] / threads["median_s"]) if default and threads else "-"
@@ -188,7 +196,10 @@ def user_section(results: dict[str, Any]) -> list[str]:
              "and, in brackets, the ratio to NumPy's; `!` marks a result that differs from "
              "NumPy's, `c` a single cold run (its first run at this size took over a third "
              "of the budget, so it is the measurement). `ours default` is the embedded default cluster (no configuration), "
-             "`ours threads` is `gpunumeric.scheduler: threads`.", "",
+             "`ours threads` is `gpunumeric.scheduler: threads`; the `persisted` lanes and "
+             "`user's LocalCluster` (a `LocalCluster(n_workers=2, threads_per_worker=1)` "
+             "client made current) start from inputs persisted on the workers before "
+             "the clock (`dask.persist`, `distributed.wait`), anew for each run.", "",
              *user_summary_lines(results)]  # fmt: skip
     if results.get("acceptance"):
         lines += ["", "### Acceptance lines of issue 16 (reported, not asserted)", "",

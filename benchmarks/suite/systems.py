@@ -14,6 +14,10 @@
   (``dask_gpunumeric/_runtime/cluster.py``: a ``LocalCluster`` of one single-threaded
   worker per core, its scheduler in a process of its own), started before the lane's
   first run (``start_embedded_cluster``), outside the clock;
+* ``ours-threads-persisted`` / ``ours-persisted`` / ``ours-user-cluster`` (issue 27): as
+  ``ours-threads`` / ``ours-default``, and on a ``LocalCluster(n_workers=2,
+  threads_per_worker=1)`` the user made, with each run's inputs persisted on the workers
+  before its clock (``on_the_workers``): data that lives on the workers;
 * ``cupy`` (``--gpu`` only): the program with ``import cupy as np``, one device.
 
 The suite runs on dask's threaded scheduler (``cli.measure_all``); the ``dask`` systems
@@ -37,9 +41,19 @@ from benchmarks.halo import hold as hold_dask
 
 SYSTEMS = ("numpy", "dask", "dask-tuned", "ours-off", "ours-on")
 GPU_SYSTEMS = ("numpy", "cupy", "ours-off", "ours-on")
-LANES = ("numpy", "dask", "ours-threads", "ours-default")  # the user programs' systems
-OURS = ("ours-off", "ours-on", "ours-threads", "ours-default")
-SCHEDULERS = {"ours-threads": "threads", "ours-default": "distributed"}
+# The user programs' systems. The ``-persisted`` lanes and ``ours-user-cluster`` (issue
+# 27) start from data on the workers: each run's inputs are persisted there
+# (``dask.persist`` and ``distributed.wait``, as a Dask user does) before its clock.
+PERSISTED = ("ours-threads-persisted", "ours-persisted", "ours-user-cluster")
+LANES = ("numpy", "dask", "ours-threads", "ours-default", *PERSISTED)
+OURS = ("ours-off", "ours-on", "ours-threads", "ours-default", *PERSISTED)
+SCHEDULERS = {
+    "ours-threads": "threads",
+    "ours-default": "distributed",
+    "ours-threads-persisted": "threads",
+    "ours-persisted": "distributed",
+    "ours-user-cluster": "distributed",
+}
 
 
 @contextlib.contextmanager
@@ -57,9 +71,13 @@ def configured(system: str) -> Iterator[None]:
     if system not in OURS:
         yield
         return
+    if system == "ours-user-cluster":
+        with user_client().as_current(), dask_gpunumeric.config.set(scheduler="distributed"):
+            yield
+        return
     if system in SCHEDULERS:
         with dask_gpunumeric.config.set(scheduler=SCHEDULERS[system]):
-            if system == "ours-default":
+            if SCHEDULERS[system] == "distributed":
                 start_embedded_cluster()
             yield
         return
@@ -76,6 +94,52 @@ def start_embedded_cluster() -> None:
     from dask_gpunumeric._runtime.cluster import client_for_computation
 
     client_for_computation()
+
+
+class _UserCluster:
+    """The user's own cluster of ``ours-user-cluster``, started once, outside any clock."""
+
+    client: Any = None
+
+
+def user_client() -> Any:
+    """A client of ``distributed.LocalCluster(n_workers=2, threads_per_worker=1)``, as a
+    user makes one (worker processes, distributed's defaults otherwise), made current
+    only inside the lane's runs (the embedded cluster stays the default elsewhere)."""
+    if _UserCluster.client is None:
+        import distributed
+
+        # On 127.0.0.1 without a dashboard: nothing of the suite listens beyond this machine.
+        cluster = distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None
+        )
+        _UserCluster.client = distributed.Client(cluster, set_as_default=False)
+    return _UserCluster.client
+
+
+def close_user_cluster() -> None:
+    """Close ``user_client``'s cluster, if it was started (at the end of a suite run)."""
+    client, _UserCluster.client = _UserCluster.client, None
+    if client is not None:
+        cluster = client.cluster
+        client.close()
+        cluster.close()
+
+
+def on_the_workers(hosts: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The host arrays of ``hosts`` as ours, persisted where computations go now and
+    waited for (``dask.persist``, ``distributed.wait``); other items as they are."""
+    import dask
+
+    import dask_gpunumeric
+
+    arrays = [dask_gpunumeric.array(h) for h in hosts if isinstance(h, numpy.ndarray)]
+    # On threads, there too: dask.persist would take a default client (the embedded
+    # cluster's, once another lane started it) over our scheduler setting.
+    scheduler = dask_gpunumeric.config.get("scheduler")
+    local = {"scheduler": scheduler} if scheduler != "distributed" else {}
+    held = iter(wait_for(dask.persist(*arrays, **local)))
+    return tuple(next(held) if isinstance(h, numpy.ndarray) else h for h in hosts)
 
 
 def wait_for(collection: Any) -> Any:

@@ -27,10 +27,18 @@ arrays of 240 MB, from ``np.array(host)``); arrays made from nothing (creations,
 draws) are at most ``gpunumeric.client-work-bytes`` (64 MiB) together, and no result is
 larger than that or than the largest array read here: work that makes large arrays (a
 stencil's grid from ``np.zeros``, 1e8 random draws) goes to the cluster, which makes them
-in parallel where they stay. One input held by the cluster (a persisted or
-scattered array) sends the whole computation there (its client-held inputs are
-scattered to their owners: ``_lowering/host_blocks.py``); so does a node built under
+in parallel where they stay.
+
+Data on the workers (persisted there: ``x.persist()``, ``dask.persist``, a loop's
+automatic persists): an array of at most ``client-work-bytes`` on workers that run on
+this machine is moved here once (``movable``; then held here, as host data is); one that
+stays there (larger, or on workers elsewhere) is read where it is: the innermost
+products and reductions with small results that read it (``RETURNED_BYTES``: a solver's
+``a @ p``) are computed there, together, and their results come here (``_Unmoved``);
+anything else reading it sends the whole computation there (its client-held inputs are
+scattered to their owners: ``_lowering/host_blocks.py``). So does a node built under
 ``dask.annotate`` (``resources={"GPU": 1}``, ``workers=``...): the user placed that work.
+The decision is a value with its reason (``Placement``; ``dnp.explain``).
 ``client-work-bytes: 0`` turns the policy off. Lowering is the same either way (chunks, and so random
 values, do not depend on where a computation runs); only the scheduler differs.
 
@@ -144,7 +152,15 @@ def _walk(exprs: list[Expr], backend: ChunkBackend, *, moves: bool) -> tuple[_Mo
             f"it makes a {_bytes(largest_result)} array, larger than client-work-bytes "
             "and than any it reads here"
         )
-    return (parts, moved), "its inputs are here or small enough to come here"
+    why = (
+        "its inputs are in this process or persisted within client-work-bytes on workers "
+        "of this machine"
+        if moved
+        else "its inputs are in this process, within client-data-bytes"
+    )
+    if parts:
+        why += "; what reads data that stays on the workers has small results"
+    return (parts, moved), why
 
 
 # What must come here before an eager evaluation: the parts computed where their data
@@ -233,17 +249,22 @@ def evaluate_here(
     if walked is None:
         return None
     parts, moved = walked
-    for node in moved:
-        in_process.remember(node, ChunkValue(data_moves.fetch(node.array), backend.name))
-    _Last.placement = _in_client(why, parts, moved)
-    if parts:
-        # Persisted, then their blocks gathered and put together here: no task of the
-        # cluster joins them (one more task and a transfer between workers).
-        arrays = execution.persist(*lower_all(_with_values_held_here(parts), backend))
-        for part, array in zip(parts, arrays, strict=True):
-            chunk = backend.as_chunk(data_moves.fetch(array)).reshape(part.shape)
-            in_process.remember(part, ChunkValue(chunk, backend.name))
-    return in_process.evaluate_here(expr, backend, keep)
+
+    def bring() -> None:
+        """The moved arrays' values and the parts' results, remembered here."""
+        for node in moved:
+            in_process.remember(node, ChunkValue(data_moves.fetch(node.array), backend.name))
+        if parts:
+            # Persisted, then their blocks gathered and put together here: no task of
+            # the cluster joins them (one more task and a transfer between workers).
+            arrays = execution.persist(*lower_all(_with_values_held_here(parts), backend))
+            for part, array in zip(parts, arrays, strict=True):
+                chunk = backend.as_chunk(data_moves.fetch(array)).reshape(part.shape)
+                in_process.remember(part, ChunkValue(chunk, backend.name))
+        _Last.placement = _in_client(why, parts, moved)
+
+    arriving = frozenset(node.number for node in (*moved, *parts))
+    return in_process.evaluate_here(expr, backend, keep, arriving, bring)
 
 
 def _with_values_held_here(roots: list[Expr]) -> list[Expr]:
@@ -341,11 +362,6 @@ def _value_here(node: Expr, backend: ChunkBackend) -> Any:
             in_process.remember(node, ChunkValue(value, backend.name))
         return value
     known = node if type(node) is ChunkValue else in_process.remembered(node)
-    if known is None and type(node) is DaskData:
-        if not movable(node, backend, _limit("client-work-bytes")):
-            return None
-        known = ChunkValue(data_moves.fetch(node.array), backend.name)
-        in_process.remember(node, known)  # moved here once, as a scatter is sent once
     return known.value if known is not None and known.backend == backend.name else None
 
 

@@ -73,7 +73,11 @@ def _computed(expr: Expr, backend: ChunkBackend, limit: int) -> Any:
 
 
 def evaluate_here(
-    expr: Expr, backend: ChunkBackend, keep: set[int]
+    expr: Expr,
+    backend: ChunkBackend,
+    keep: set[int],
+    arriving: frozenset[int] = frozenset(),
+    bring: Callable[[], None] | None = None,
 ) -> tuple[Any, dict[int, Any]] | None:
     """The small-work policy's eager path (``_array/work_placement.py``): ``expr``'s value
     as one chunk of ``backend``, computed here node by node as NumPy would (no graph, no
@@ -82,12 +86,16 @@ def evaluate_here(
     evaluated here, and there are few of them or they make little (``EAGER_NODES``,
     ``EAGER_BYTES``; the caller decided the sizes: ``_array/work_placement.py``). Each
     value is dropped once its last consumer has run (as NumPy's temporaries are), unless
-    kept."""
+    kept. The nodes numbered in ``arriving`` are planned as leaves whose values
+    ``bring()`` remembers (``remember``: data moved here, parts computed elsewhere),
+    called once the plan says the evaluation runs here, before it does."""
     if not config.get("in-process-evaluation") or not backend.evaluates_in_client:
         return None
-    plan = _plan(expr, backend)
+    plan = _plan(expr, backend, arriving)
     if plan is None:
         return None
+    if bring is not None:
+        bring()
     order, consumers = plan
     values: dict[int, Any] = {}
     buffers = _Buffers()
@@ -223,7 +231,9 @@ EAGER_BYTES = 16 * 2**20
 _MAX_EAGER_NODES = 4096
 
 
-def _plan(expr: Expr, backend: ChunkBackend) -> tuple[list[Expr], dict[int, int]] | None:
+def _plan(
+    expr: Expr, backend: ChunkBackend, arriving: frozenset[int] = frozenset()
+) -> tuple[list[Expr], dict[int, int]] | None:
     """``expr``'s nodes in an order where children come first, and each node's number of
     consumers; ``None`` when one cannot be evaluated here (see ``evaluate_here``)."""
     order: list[Expr] = []
@@ -242,6 +252,10 @@ def _plan(expr: Expr, backend: ChunkBackend) -> tuple[list[Expr], dict[int, int]
         consumers[node.number] = 0
         if len(consumers) > _MAX_EAGER_NODES:
             return None
+        if node.number in arriving:  # remembered before the evaluation runs
+            order.append(node)
+            as_leaf.add(node.number)
+            continue
         known = _Remembered.values.get(node)
         if known is not None or type(node) is leaves.ChunkValue:
             if getattr(known or node, "backend", None) != backend.name:

@@ -15,7 +15,7 @@ import pytest
 
 import dask_gpunumeric as dnp
 from benchmarks.suite import cli
-from benchmarks.suite.systems import configured, hold, to_host
+from benchmarks.suite.systems import PERSISTED, configured, hold, to_host
 from benchmarks.suite.workloads import Workload, workload_table
 from dask_gpunumeric._runtime import cluster
 
@@ -51,6 +51,8 @@ def test_user_programs_on_the_embedded_cluster_equal_numpy(
     assert status == 0
     lanes = {(r["workload"], r["system"]) for r in results["rows"]}
     assert {(name, "ours-default") for name in PROGRAMS} <= lanes
+    # Data on the workers (issue 27): persisted there before each run's clock.
+    assert {(name, lane) for name in PROGRAMS for lane in PERSISTED} <= lanes
     assert all(r["correct"] for r in results["rows"])
     overhead = results["check_overhead"]
     assert overhead["correct"]

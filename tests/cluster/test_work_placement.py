@@ -129,13 +129,14 @@ def test_short_expressions_are_eager_and_loop_bodies_run_on_threads_here(
     from dask_gpunumeric._runtime import execution
 
     runs: list[bool] = []
-    real = execution.compute
+    for name in ("compute", "persist"):  # a loop's automatic persists run its body
+        real = getattr(execution, name)
 
-    def recording(*collections: Any) -> Any:
-        runs.append(execution.on_cluster())
-        return real(*collections)
+        def recording(*collections: Any, _real: Any = real) -> Any:
+            runs.append(execution.on_cluster())
+            return _real(*collections)
 
-    monkeypatch.setattr(execution, "compute", recording)
+        monkeypatch.setattr(execution, name, recording)
     before = tasks_run(cluster)
     a, b = spd(300)
     conjugate_gradient(dnp, a, b)

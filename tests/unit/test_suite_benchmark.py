@@ -22,7 +22,7 @@ from benchmarks.suite import check_overhead, cli, report, scaling, timing
 from benchmarks.suite.acceptance import acceptance
 from benchmarks.suite.gpu import gpu_unavailable_reason
 from benchmarks.suite.runner import Row
-from benchmarks.suite.systems import LANES, SYSTEMS
+from benchmarks.suite.systems import LANES, SCHEDULERS, SYSTEMS
 from benchmarks.suite.workloads import Workload, latency, user_programs, workload_table
 from benchmarks.suite.workloads.spec import close_items
 
@@ -38,7 +38,7 @@ USER_PROGRAM_NAMES = {
 TINY = ["--quick", "--no-scaling", "--dask-budget", "0", "--budget", "0"]
 
 
-LOCAL_LANES = tuple(lane for lane in LANES if lane != "ours-default")
+LOCAL_LANES = tuple(lane for lane in LANES if SCHEDULERS.get(lane) != "distributed")
 
 
 def tiny_table(quick: bool, dask_budget: float) -> list[Workload]:
@@ -280,11 +280,16 @@ def test_a_user_program_that_differs_from_numpy_fails_the_run(
                                 "--workloads", "user/sum-mean-std")  # fmt: skip
     assert status == 1
     verdicts = {r["system"]: r["correct"] for r in results["rows"]}
-    assert verdicts == {"numpy": True, "dask": False, "ours-threads": False}
+    assert verdicts == {
+        "numpy": True,
+        "dask": False,
+        "ours-threads": False,
+        "ours-threads-persisted": False,
+    }
     assert results["check_overhead"] is None and not results["scaling"]
     summary = next(line for line in out.with_suffix(".md").read_text().splitlines()
                    if line.startswith("| user/sum-mean-std"))  # fmt: skip
-    assert summary.count(" !") == 2
+    assert summary.count(" !") == 3
 
 
 def test_family_core_leaves_the_user_programs_out(tiny_suite: None, tmp_path: Path) -> None:
