@@ -252,15 +252,16 @@ def evaluate_here(
 
     def bring() -> None:
         """The moved arrays' values and the parts' results, remembered here."""
-        for node in moved:
-            in_process.remember(node, ChunkValue(data_moves.fetch(node.array), backend.name))
-        if parts:
-            # Persisted, then their blocks gathered and put together here: no task of
-            # the cluster joins them (one more task and a transfer between workers).
-            arrays = execution.persist(*lower_all(_with_values_held_here(parts), backend))
-            for part, array in zip(parts, arrays, strict=True):
-                chunk = backend.as_chunk(data_moves.fetch(array)).reshape(part.shape)
-                in_process.remember(part, ChunkValue(chunk, backend.name))
+        # The parts persisted, then their blocks and the moved arrays' gathered in one
+        # exchange and put together here: no task of the cluster joins a part's blocks
+        # (one more task and a transfer between workers).
+        arrays = (
+            execution.persist(*lower_all(_with_values_held_here(parts), backend)) if parts else ()
+        )
+        values = data_moves.fetch(*arrays, *(node.array for node in moved))
+        for node, value in zip((*parts, *moved), values, strict=True):
+            chunk = backend.as_chunk(value).reshape(node.shape)
+            in_process.remember(node, ChunkValue(chunk, backend.name))
         _Last.placement = _in_client(why, parts, moved)
 
     arriving = frozenset(node.number for node in (*moved, *parts))

@@ -62,22 +62,35 @@ def _local_hosts() -> frozenset[str]:
     return frozenset(hosts)
 
 
-def fetch(array: Any) -> Any:
-    """The value of the persisted dask ``array`` as one chunk in this process: its blocks
-    gathered from the workers that hold them (one exchange) and put together here, or,
-    for an array persisted in this process (dask's local schedulers), its blocks put
-    together."""
-    layer = own_layer(array)
-    keys = array.__dask_keys__()
-    blocks = [layer[key] for key in _flat(keys)] if layer is not None else None
-    if blocks is None or not all(isinstance(b, distributed.Future) for b in blocks):
-        (value,) = dask.compute(array, scheduler="sync")
-        return value
-    client = client_for_computation()
-    check_connected(client)
-    with translated(client):
-        values = iter(client.gather(blocks, direct=True))
-    return _assembled(keys, values)
+def fetch(*arrays: Any) -> list[Any]:
+    """The values of the persisted dask ``arrays``, each as one chunk in this process:
+    their blocks gathered from the workers that hold them (one exchange for all) and put
+    together here, or, for arrays persisted in this process (dask's local schedulers),
+    their blocks put together."""
+    keys = [array.__dask_keys__() for array in arrays]
+    blocks: list[list[Any]] = []
+    for array, nested in zip(arrays, keys, strict=True):
+        layer = own_layer(array)
+        blocks.append([layer[key] for key in _flat(nested)] if layer is not None else [])
+    held = [bool(b) and all(isinstance(f, distributed.Future) for f in b) for b in blocks]
+    gathered: list[Any] = []
+    if any(held):
+        client = client_for_computation()
+        check_connected(client)
+        with translated(client):
+            futures = [
+                f for b, on_cluster in zip(blocks, held, strict=True) if on_cluster for f in b
+            ]
+            gathered = client.gather(futures, direct=True)
+    values = iter(gathered)
+    result = []
+    for array, nested, on_cluster in zip(arrays, keys, held, strict=True):
+        if on_cluster:
+            result.append(_assembled(nested, values))
+        else:
+            (value,) = dask.compute(array, scheduler="sync")
+            result.append(value)
+    return result
 
 
 def _flat(nested: Any) -> list[Any]:

@@ -46,9 +46,9 @@ def fetches(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     moved: list[Any] = []
     real = data_moves.fetch
 
-    def counting(array: Any) -> Any:
-        moved.append(array)
-        return real(array)
+    def counting(*arrays: Any) -> Any:
+        moved.extend(arrays)
+        return real(*arrays)
 
     monkeypatch.setattr(data_moves, "fetch", counting)
     return moved
