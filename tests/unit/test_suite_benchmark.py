@@ -33,7 +33,7 @@ USER_PROGRAM_NAMES = {
     "user/dense-cg", "user/laplacian-cg", "user/logistic-regression", "user/image-pipeline",
     "user/k-means", "user/periodic-heat", "user/red-black", "user/ping-pong",
     "user/monte-carlo-pi", "user/sum-mean-std", "user/black-scholes", "user/iterate-100",
-    "user/asarray-sums",
+    "user/asarray-sums", "user/tiny-ops",
 }  # fmt: skip
 TINY = ["--quick", "--no-scaling", "--dask-budget", "0", "--budget", "0"]
 

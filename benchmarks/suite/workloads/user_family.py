@@ -74,6 +74,7 @@ HOST_DATA: dict[str, Callable[[int], tuple[Any, ...]]] = {
     ),
     "user/iterate-100": lambda size: (numpy.random.default_rng(size).random(size),),
     "user/asarray-sums": lambda n: (numpy.random.default_rng(n).random((n, n)),),
+    "user/tiny-ops": lambda size: (numpy.random.default_rng(size).random(size),),
 }
 
 
@@ -135,6 +136,7 @@ def user_workloads(quick: bool) -> list[Workload]:
     cg_iterations, laplacian_iterations = (10, 10) if quick else (40, 640)
     regression, clusters, heat = (20, 3, 5) if quick else (60, 10, 50)
     sweeps, jacobi, checks = (3, 5, 5) if quick else (10, 25, 20)
+    tiny_operations = 200 if quick else 2000
     return [
         user_workload(
             "user/dense-cg", (300,) if quick else (1000, 10000), "n (matrix n x n)",
@@ -200,5 +202,10 @@ def user_workloads(quick: bool) -> list[Workload]:
             "user/asarray-sums", (300,) if quick else (1000,), "n (n x n)",
             lambda np, host: programs.repeated_sums(np, host, checks),
             f"x = np.asarray(host), then float(x.sum()) {checks} times",
+        ),
+        user_workload(
+            "user/tiny-ops", (1000,), "elements",
+            lambda np, host: programs.tiny_dependent_ops(np, host, tiny_operations),
+            f"{tiny_operations:,} dependent ufunc calls (x = x * 0.5 + 1.0)",
         ),
     ]  # fmt: skip

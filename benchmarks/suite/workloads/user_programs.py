@@ -176,3 +176,12 @@ def repeated_sums(np: Any, host: numpy.ndarray, checks: int) -> list[float]:
     again: ``float(x.sum())`` ``checks`` times."""
     x = np.asarray(host)
     return [float(x.sum()) for _ in range(checks)]
+
+
+def tiny_dependent_ops(np: Any, host: numpy.ndarray, operations: int) -> Any:
+    """``operations`` dependent ufunc calls on a small array (``x = x * 0.5 + 1.0``,
+    two calls a step): the cost of one tiny operation, each waiting for the last."""
+    x = np.array(host)
+    for _ in range(operations // 2):
+        x = x * 0.5 + 1.0
+    return x
