@@ -12,6 +12,7 @@ The last computed collections are kept (``last_computed``) so the launcher's
 from __future__ import annotations
 
 import contextlib
+import contextvars
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -35,11 +36,10 @@ class _Last:
     partial_results: list[distributed.Future] = []
 
 
-class _InClient:
-    """Whether computations run in this process now (``in_client``), whatever the
-    configured scheduler."""
-
-    depth = 0
+# Whether computations run in this process now (``in_client``), whatever the configured
+# scheduler: per thread and task (a context variable), so that one thread's block does not
+# move another's computations.
+_in_client: contextvars.ContextVar[bool] = contextvars.ContextVar("in_client", default=False)
 
 
 @contextlib.contextmanager
@@ -47,12 +47,13 @@ def in_client() -> Iterator[None]:
     """Inside the block, ``compute``, ``persist`` and ``checkpoint`` run on dask's threaded
     scheduler in this process, even when ``gpunumeric.scheduler`` is ``distributed``: the
     small-work policy (``_array/work_placement.py``) for work whose inputs are here.
-    Lowering is not affected (chunks, and so random values, stay those of the cluster)."""
-    _InClient.depth += 1
+    Lowering is not affected (chunks, and so random values, stay those of the cluster).
+    Only for this thread (or asyncio task)."""
+    token = _in_client.set(True)
     try:
         yield
     finally:
-        _InClient.depth -= 1
+        _in_client.reset(token)
 
 
 def own_layer(array: Any) -> Any:
@@ -93,7 +94,7 @@ def cluster_address() -> str:
 
 def on_cluster() -> bool:
     """Whether computations go to a distributed cluster now (not ``in_client``)."""
-    return _wants_distributed() and not _InClient.depth
+    return not _in_client.get() and _wants_distributed()
 
 
 def compute(*collections: Any) -> tuple[Any, ...]:

@@ -32,3 +32,30 @@ def test_the_progress_bar_shows_when_asked(capsys) -> None:
     assert "100% Completed" in capsys.readouterr().out
     float(dnp.ones((200, 200)).sum())
     assert capsys.readouterr().out == ""
+
+
+def test_in_client_holds_for_its_own_thread_only() -> None:
+    """A ``placed()`` block on one thread (the small-work policy keeping work here) must
+    not send another thread's computations to dask's threads in this process."""
+    import threading
+
+    with dnp.config.set(scheduler="distributed"):
+        entered, leave = threading.Event(), threading.Event()
+        seen: list[bool] = []
+
+        def inside() -> None:
+            with execution.in_client():
+                seen.append(execution.on_cluster())
+                entered.set()
+                leave.wait(10)
+
+        thread = threading.Thread(target=inside)
+        thread.start()
+        assert entered.wait(10)
+        try:
+            assert execution.on_cluster()  # this thread: still the cluster
+        finally:
+            leave.set()
+            thread.join()
+        assert seen == [False]
+        assert execution.on_cluster()
