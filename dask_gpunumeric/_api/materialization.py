@@ -26,7 +26,7 @@ def explain(a: Any = None) -> Placement | None:
     any). ``str()`` of the result reads as a sentence; its fields are ``where``
     (``client``, ``client threads``, ``cluster``, or a configured local scheduler),
     ``reason``, ``moved_bytes`` (persisted arrays moved from the workers into this
-    process for it), ``parts_on_cluster`` and ``returned_bytes`` (products and reductions
+    process for it), ``parts_elsewhere`` and ``returned_bytes`` (products and reductions
     of data that stays on the workers, computed there, and the bytes of their results
     brought back). The rule is in docs/performance.md ("Where work runs").
 

@@ -109,7 +109,7 @@ def _walk(exprs: list[Expr], backend: ChunkBackend, *, moves: bool) -> tuple[_Mo
     buffers: set[int] = set()  # one host array under two leaves counts once
     parts: list[Expr] = []
     moved: list[DaskData] = []
-    unmoved = _Unmoved(backend, work_limit)
+    unmoved = _Unmoved(backend, work_limit, data_limit)
     stack = list(exprs)
     while stack:
         node = stack.pop()
@@ -121,7 +121,7 @@ def _walk(exprs: list[Expr], backend: ChunkBackend, *, moves: bool) -> tuple[_Mo
             return None, f"built under dask.annotate({_annotations(node)})"
         known: Expr | None = in_process.remembered(node)
         if known is None and type(node) is DaskData:
-            if moves and movable(node, backend, work_limit):
+            if moves and movable(node, backend, work_limit, data_limit):
                 moved.append(node)  # moved here once, then a value held here
             elif execution.held_by_cluster(node.array):
                 return None, f"it reads {_bytes(size)} held by the cluster, which stay there"
@@ -153,13 +153,12 @@ def _walk(exprs: list[Expr], backend: ChunkBackend, *, moves: bool) -> tuple[_Mo
             "and than any it reads here"
         )
     why = (
-        "its inputs are in this process or persisted within client-work-bytes on workers "
-        "of this machine"
+        "its inputs are in this process, or persisted where moving them here once is cheap"
         if moved
         else "its inputs are in this process, within client-data-bytes"
     )
     if parts:
-        why += "; what reads data that stays on the workers has small results"
+        why += "; what reads data that stays where it is has small results"
     return (parts, moved), why
 
 
@@ -173,20 +172,22 @@ _RETURNING = (Matmul, Tensordot, Reduction)
 RETURNED_BYTES = 2**20
 
 
-def movable(node: DaskData, backend: ChunkBackend, work_limit: int) -> bool:
+def movable(node: DaskData, backend: ChunkBackend, work_limit: int, data_limit: int) -> bool:
     """Whether an array persisted by ``backend`` (a store's version, or ``dask.persist``
     of ours) may be moved into this process once, its value held here from then on: it
-    is at most ``client-work-bytes`` (64 MiB: a copy between processes of some
-    milliseconds, the price of a few checks' round trips), built outside any
-    ``dask.annotate`` block, and where it is held by a cluster, that cluster's workers
-    run on this machine (``data_moves.workers_share_this_machine``: not a laptop's client
-    of a remote cluster, where the work goes to the data instead)."""
-    return (
-        node.backend == backend.name
-        and nbytes_of(node.shape, node.dtype) <= work_limit
-        and not node.annotations
-        and (not execution.held_by_cluster(node.array) or data_moves.workers_share_this_machine())
-    )
+    was built outside any ``dask.annotate`` block, and either its blocks are in this
+    process already (dask's local schedulers) and it is at most ``client-data-bytes``,
+    as host data is (putting them together is a copy, as ``np.array(host)`` makes), or
+    it is held by a cluster whose workers run on this machine and it is at most
+    ``client-work-bytes`` (64 MiB: a copy between processes of some milliseconds, the
+    price of a few checks' round trips; ``data_moves.workers_share_this_machine``: not a
+    laptop's client of a remote cluster, where the work goes to the data instead)."""
+    if node.backend != backend.name or node.annotations:
+        return False
+    size = nbytes_of(node.shape, node.dtype)
+    if not execution.held_by_cluster(node.array):
+        return size <= data_limit
+    return size <= work_limit and data_moves.workers_share_this_machine()
 
 
 class _Unmoved:
@@ -194,11 +195,11 @@ class _Unmoved:
     persisted array too large, on a cluster elsewhere, or a user's dask array), and which
     of them are computed where that data is (``is_part``)."""
 
-    __slots__ = ("backend", "work_limit", "reads")
+    __slots__ = ("backend", "limits", "reads")
 
-    def __init__(self, backend: ChunkBackend, work_limit: int) -> None:
+    def __init__(self, backend: ChunkBackend, work_limit: int, data_limit: int) -> None:
         self.backend = backend
-        self.work_limit = work_limit
+        self.limits = (work_limit, data_limit)
         self.reads: dict[int, bool] = {}  # node number -> reads unmoved data (not via a part)
 
     def is_part(self, node: Expr) -> bool:
@@ -219,7 +220,7 @@ class _Unmoved:
             if in_process.remembered(node) is not None:
                 self.reads[number] = False  # its value is here
             elif type(node) is DaskData:
-                self.reads[number] = not movable(node, self.backend, self.work_limit)
+                self.reads[number] = not movable(node, self.backend, *self.limits)
             else:
                 self.reads[number] = any(
                     self.reads_unmoved(child)
@@ -412,24 +413,25 @@ class Placement:
     threads`` (dask's threaded scheduler in this process), ``cluster``, or the local
     scheduler configured (``threads scheduler``); ``moved_bytes``: persisted arrays moved
     from the workers into this process for it (once: then held here);
-    ``parts_on_cluster`` and ``returned_bytes``: its products and reductions of data that
-    stays on the workers, computed there, and the bytes of their results that came back.
+    ``parts_elsewhere`` and ``returned_bytes``: its products and reductions of data that
+    stays where it is held (the workers, or dask's blocks here), computed there, and the
+    bytes of their results that came back.
     """
 
     where: str
     reason: str
     moved_bytes: int = 0
-    parts_on_cluster: int = 0
+    parts_elsewhere: int = 0
     returned_bytes: int = 0
 
     def __str__(self) -> str:
         text = f"{self.where}: {self.reason}"
         if self.moved_bytes:
             text += f"; {_bytes(self.moved_bytes)} moved here from the workers"
-        if self.parts_on_cluster:
+        if self.parts_elsewhere:
             text += (
-                f"; {self.parts_on_cluster} product(s) or reduction(s) computed on the "
-                f"cluster, {_bytes(self.returned_bytes)} of results returned"
+                f"; {self.parts_elsewhere} product(s) or reduction(s) computed where their "
+                f"data is, {_bytes(self.returned_bytes)} of results returned"
             )
         return text
 
@@ -464,7 +466,7 @@ def _in_client(why: str, parts: list[Expr], moved: list[DaskData]) -> Placement:
         "client",
         why,
         moved_bytes=sum(nbytes_of(node.shape, node.dtype) for node in moved),
-        parts_on_cluster=len(parts),
+        parts_elsewhere=len(parts),
         returned_bytes=sum(nbytes_of(part.shape, part.dtype) for part in parts),
     )
 

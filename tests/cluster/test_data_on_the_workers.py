@@ -204,3 +204,20 @@ def test_threads_move_a_small_persisted_array_once(fetches) -> None:
             expected = expected * 1.001 + 1.0
         assert_eq(y, expected, rtol=1e-12)
     assert len(fetches) == 1
+
+
+def test_threads_move_a_persisted_array_up_to_client_data_bytes(fetches) -> None:
+    """Blocks persisted in this process are put together here up to client-data-bytes,
+    as host data stays here (not client-work-bytes, the limit of a move between
+    processes); above it, a product with a small result is computed on dask's blocks."""
+    a_host, b_host = spd(300)  # 720 kB
+    with dnp.config.set(scheduler="threads", client_work_bytes="100 kB"):
+        for data_bytes, moved in (("1 MB", 1), ("500 kB", 0)):
+            fetches.clear()
+            with dnp.config.set(client_data_bytes=data_bytes):
+                (a,) = dask.persist(dnp.array(a_host), scheduler="threads")
+                y = a @ dnp.array(b_host)
+                decided = dnp.explain(y)
+                assert (decided.moved_bytes > 0, decided.parts_elsewhere) == (moved == 1, 1 - moved)
+                assert_eq(y, a_host @ b_host, rtol=1e-12)
+            assert len([f for f in fetches if f.shape == a_host.shape]) == moved

@@ -53,7 +53,7 @@ MATRIX = rng.random((200, 300))  # 480 kB: over client-work-bytes, under client-
 HUGE = rng.random((400, 400))  # 1.28 MB: over client-data-bytes
 VECTOR = rng.random(300)
 
-# name -> (build: np -> (ours, expected), where, moved_bytes, parts_on_cluster)
+# name -> (build: np -> (ours, expected), where, moved_bytes, parts_elsewhere)
 Row = tuple[Callable[[], tuple[Any, Any]], str, int, int]
 RULE: dict[str, Row] = {
     "host data within client-data-bytes: here": (
@@ -106,12 +106,12 @@ def test_the_rule(client, row: str) -> None:
     build, where, moved, parts = RULE[row]
     ours, expected = build()
     decided = dnp.explain(ours)
-    assert (decided.where, decided.moved_bytes, decided.parts_on_cluster) == (where, moved, parts)
+    assert (decided.where, decided.moved_bytes, decided.parts_elsewhere) == (where, moved, parts)
     assert decided.reason
     assert_eq(ours, expected, rtol=1e-12)
     ran = dnp.explain()
     assert ran.where == where
-    assert (ran.moved_bytes, ran.parts_on_cluster) == (moved, parts)
+    assert (ran.moved_bytes, ran.parts_elsewhere) == (moved, parts)
 
 
 def test_with_the_policy_off_everything_goes_to_the_cluster(client) -> None:
@@ -128,6 +128,6 @@ def test_explain_reads_as_a_sentence_and_refuses_other_types(client) -> None:
     x = on_workers(MATRIX).sum()
     text = str(dnp.explain(x))
     assert text.startswith("client: ")
-    assert "computed on the cluster" in text
+    assert "computed where their data is" in text
     with pytest.raises(TypeError, match="dask_gpunumeric array"):
         dnp.explain(MATRIX)
