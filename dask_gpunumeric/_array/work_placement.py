@@ -252,21 +252,23 @@ def evaluate_here(
     parts, moved = walked
 
     def bring() -> None:
-        """The moved arrays' values and the parts' results, remembered here."""
-        # The parts persisted, then their blocks and the moved arrays' gathered in one
-        # exchange and put together here: no task of the cluster joins a part's blocks
-        # (one more task and a transfer between workers).
-        arrays = (
-            execution.persist(*lower_all(_with_values_held_here(parts), backend)) if parts else ()
-        )
-        values = data_moves.fetch(*arrays, *(node.array for node in moved))
-        for node, value in zip((*parts, *moved), values, strict=True):
-            chunk = backend.as_chunk(value).reshape(node.shape)
-            in_process.remember(node, ChunkValue(chunk, backend.name))
+        _brought(parts, moved, backend)
         _Last.placement = _in_client(why, parts, moved)
 
     arriving = frozenset(node.number for node in (*moved, *parts))
     return in_process.evaluate_here(expr, backend, keep, arriving, bring)
+
+
+def _brought(parts: list[Expr], moved: list[DaskData], backend: ChunkBackend) -> None:
+    """The moved arrays' values and the parts' results, remembered here: the parts
+    persisted, then their blocks and the moved arrays' gathered in one exchange and put
+    together here (no task of the cluster joins a part's blocks: one more task and a
+    transfer between workers)."""
+    arrays = execution.persist(*lower_all(_with_values_held_here(parts), backend)) if parts else ()
+    values = data_moves.fetch(*arrays, *(node.array for node in moved))
+    for node, value in zip((*parts, *moved), values, strict=True):
+        chunk = backend.as_chunk(value).reshape(node.shape)
+        in_process.remember(node, ChunkValue(chunk, backend.name))
 
 
 def _with_values_held_here(roots: list[Expr]) -> list[Expr]:
@@ -372,12 +374,18 @@ def placed(exprs: list[Expr]) -> Iterator[None]:
     """Computations inside the block run where the policy puts ``exprs``."""
     backend = get_backend()
     if execution.on_cluster():
-        walked, why = _walk(exprs, backend, moves=False)
-        if walked is not None:
-            _Last.placement = Placement("client threads", why)
+        walked, why = _walk(exprs, backend, moves=True)
+        if walked is not None and not walked[0]:  # no part: dask's threads read it all here
+            # Moved from the workers once, lowered as the value held here in the blocks
+            # it had there (``lower_dask_data``); blocks of dask's here are read as they are.
+            moved = [node for node in walked[1] if execution.held_by_cluster(node.array)]
+            _brought([], moved, backend)
+            _Last.placement = _in_client(why, [], moved, where="client threads")
             with execution.in_client():
                 yield
             return
+        if walked is not None:
+            why = "a part of it reads data that stays on the cluster"
         _Last.placement = Placement("cluster", why)
     else:
         _Last.placement = Placement(f"{config.get('scheduler')} scheduler", "configured")
@@ -461,9 +469,11 @@ def decide(exprs: list[Expr]) -> Placement:
     return Placement("cluster", why)
 
 
-def _in_client(why: str, parts: list[Expr], moved: list[DaskData]) -> Placement:
+def _in_client(
+    why: str, parts: list[Expr], moved: list[DaskData], where: str = "client"
+) -> Placement:
     return Placement(
-        "client",
+        where,
         why,
         moved_bytes=sum(nbytes_of(node.shape, node.dtype) for node in moved),
         parts_elsewhere=len(parts),

@@ -15,7 +15,8 @@ from .._backends.base import ChunkBackend
 from .._ir import leaves as ir
 from .._ir.array_size import nbytes_of
 from .._ir.random import RandomDraw
-from .._kernels import boxes, creation
+from .._kernels import boxes, creation, in_process
+from .._runtime import execution
 from .._runtime.partitioning import default_chunks
 from . import host_blocks
 from .layers import Lowering, from_block_function
@@ -79,6 +80,11 @@ def lower_host_data(node: ir.HostData, inputs: list, backend: ChunkBackend) -> d
 
 def lower_dask_data(node: ir.DaskData, inputs: list, backend: ChunkBackend) -> da.Array:
     array = node.array
+    moved = in_process.remembered(node)
+    if moved is not None and moved.backend == backend.name and not execution.on_cluster():
+        # Moved here from the workers (``work_placement.movable``): computed here, from
+        # the value held here, in the blocks it had there.
+        return _blocks_of(moved.value, node.name + "-moved", array.chunks, backend)
     if node.backend == backend.name:
         if host_blocks.worth_scattering(nbytes_of(node.shape, node.dtype)):
             values = host_blocks.held_values(array, backend.chunk_type)
@@ -91,6 +97,18 @@ def lower_dask_data(node: ir.DaskData, inputs: list, backend: ChunkBackend) -> d
     return array.map_blocks(
         backend.from_any, dtype=node.dtype, meta=backend.meta(node.ndim, node.dtype), name=node.name
     )
+
+
+def _blocks_of(value: Any, name: str, chunks: Any, backend: ChunkBackend) -> da.Array:
+    """A dask array of ``value`` (one chunk of ``backend``) cut in ``chunks``: each block
+    a view of it (values are never written), no copy."""
+    edges = boxes.boundaries(chunks)
+    views: dict[Any, Any] = {
+        (name, *index): value[(*boxes.slices(boxes.block_box(edges, index)), ...)]
+        for index in itertools.product(*(range(len(c)) for c in chunks))
+    }
+    graph = HighLevelGraph.from_collections(name, views, dependencies=[])
+    return da.Array(graph, name, chunks, meta=backend.meta(value.ndim, value.dtype))
 
 
 def lower_random_draw(node: RandomDraw, inputs: list, backend: ChunkBackend) -> da.Array:
