@@ -24,10 +24,26 @@ def tensordot_blocks(
     total = None
     for k, (left_slices, right_slices) in enumerate(slices):
         left, right = blocks[2 * k][left_slices], blocks[2 * k + 1][right_slices]
-        product = xp.tensordot(left, right, axes=(left_axes, right_axes))
+        if _is_matmul(left.ndim, right.ndim, left_axes, right_axes):
+            # matmul hands strided blocks (views of a larger array) to BLAS as they are;
+            # tensordot copies them first: 284 ms against 28 ms for a matrix-vector
+            # product over the 16 views of a 10,000 x 10,000 array.
+            product = xp.matmul(left, right)
+        else:
+            product = xp.tensordot(left, right, axes=(left_axes, right_axes))
         total = product if total is None else total + product
     result = xp.asarray(total)
     return result if result.dtype == dtype else result.astype(dtype)
+
+
+def _is_matmul(
+    left_ndim: int, right_ndim: int, left_axes: tuple[int, ...], right_axes: tuple[int, ...]
+) -> bool:
+    """Whether ``tensordot`` over these axes is ``matmul``: vectors or matrices, the last
+    axis of the left against the first of the right."""
+    return (
+        left_ndim <= 2 and right_ndim <= 2 and left_axes == (left_ndim - 1,) and right_axes == (0,)
+    )
 
 
 def linalg_call(

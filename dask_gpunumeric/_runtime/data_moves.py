@@ -11,12 +11,14 @@ user's), not across a network from a laptop. This module says which, and moves.
 from __future__ import annotations
 
 import functools
+import itertools
 import socket
 import time
 from typing import Any
 
 import dask
 import distributed
+import numpy
 import psutil
 from dask.array.dispatch import concatenate_lookup
 from distributed.comm import get_address_host
@@ -64,30 +66,27 @@ def _local_hosts() -> frozenset[str]:
 
 def fetch(*arrays: Any) -> list[Any]:
     """The values of the persisted dask ``arrays``, each as one chunk in this process:
-    their blocks gathered from the workers that hold them (one exchange for all) and put
-    together here, or, for arrays persisted in this process (dask's local schedulers),
-    their blocks put together."""
-    keys = [array.__dask_keys__() for array in arrays]
+    their blocks gathered from the workers that hold them (one exchange for all), or
+    taken as they are where they are held in this process (dask's local schedulers),
+    and put together here."""
+    keys = [_flat(array.__dask_keys__()) for array in arrays]
     blocks: list[list[Any]] = []
-    for array, nested in zip(arrays, keys, strict=True):
+    for array, flat in zip(arrays, keys, strict=True):
         layer = own_layer(array)
-        blocks.append([layer[key] for key in _flat(nested)] if layer is not None else [])
-    held = [bool(b) and all(isinstance(f, distributed.Future) for f in b) for b in blocks]
-    gathered: list[Any] = []
-    if any(held):
+        blocks.append([layer[key] for key in flat] if layer is not None else [])
+    futures = [f for b in blocks for f in b if isinstance(f, distributed.Future)]
+    if futures:
         client = client_for_computation()
         check_connected(client)
         with translated(client):
-            futures = [
-                f for b, on_cluster in zip(blocks, held, strict=True) if on_cluster for f in b
-            ]
-            gathered = client.gather(futures, direct=True)
-    values = iter(gathered)
+            gathered = dict(zip(futures, client.gather(futures, direct=True), strict=True))
+        blocks = [[gathered.get(f, f) if isinstance(f, distributed.Future) else f for f in b]
+                  for b in blocks]  # fmt: skip
     result = []
-    for array, nested, on_cluster in zip(arrays, keys, held, strict=True):
-        if on_cluster:
-            result.append(_assembled(nested, values))
-        else:
+    for array, held in zip(arrays, blocks, strict=True):
+        if held and all(hasattr(block, "shape") for block in held):
+            result.append(_joined(held, array.chunks))
+        else:  # blocks still to compute (a user's lazy array)
             (value,) = dask.compute(array, scheduler="sync")
             result.append(value)
     return result
@@ -99,15 +98,43 @@ def _flat(nested: Any) -> list[Any]:
     return [nested]
 
 
-def _assembled(nested: Any, values: Any) -> Any:
-    """The blocks (in the order of ``nested``'s keys) put together along each axis."""
+def _joined(blocks: list[Any], chunks: tuple[tuple[int, ...], ...]) -> Any:
+    """The blocks (in C order of their block indices) of an array of ``chunks`` as one
+    array: NumPy's written once into an array made for them (joining them axis by axis
+    would copy each twice or more: 2 s for 800 MB in 16 blocks here, against 0.3 s),
+    other chunk types joined by their namespace's ``concatenate``."""
+    if len(blocks) == 1:
+        return blocks[0]
+    if all(type(block) is numpy.ndarray for block in blocks):
+        shape = tuple(map(sum, chunks))
+        joined = numpy.empty(shape, dtype=blocks[0].dtype)
+        starts = [tuple(itertools.accumulate(sizes, initial=0)) for sizes in chunks]
+        indices = itertools.product(*(range(len(sizes)) for sizes in chunks))
+        for index, block in zip(indices, blocks, strict=True):
+            region = tuple(
+                slice(axis_starts[i], axis_starts[i + 1])
+                for axis_starts, i in zip(starts, index, strict=True)
+            )
+            joined[region] = block
+        return joined
+    return _assembled(_nested(iter(blocks), tuple(map(len, chunks))), type(blocks[0]))
+
+
+def _nested(blocks: Any, numblocks: tuple[int, ...]) -> Any:
+    """The flat ``blocks`` nested as dask nests keys (one list level per axis)."""
+    if not numblocks:
+        return next(blocks)
+    return [_nested(blocks, numblocks[1:]) for _ in range(numblocks[0])]
+
+
+def _assembled(nested: Any, kind: type) -> Any:
+    """Nested blocks put together along each axis (``concatenate`` of their type)."""
     if not isinstance(nested, list):
-        return next(values)
-    parts = [_assembled(item, values) for item in nested]
+        return nested
+    parts = [_assembled(item, kind) for item in nested]
     if len(parts) == 1:
         return parts[0]
-    concatenate = concatenate_lookup.dispatch(type(parts[0]))
-    return concatenate(parts, axis=-(_depth(nested) + 1))
+    return concatenate_lookup.dispatch(kind)(parts, axis=-(_depth(nested) + 1))
 
 
 def _depth(nested: Any) -> int:

@@ -201,10 +201,14 @@ def _last_steps(graph: Any, key: Any, longest: int = 3) -> tuple[list[Any], list
     return tail, parts
 
 
-def persist(*collections: Any) -> tuple[Any, ...]:
+def persist(*collections: Any, synchronous: bool = False) -> tuple[Any, ...]:
     """``dask.persist`` without graph optimization on the configured scheduler: every
-    key keeps its task. On a distributed client it is asynchronous (futures)."""
+    key keeps its task. On a distributed client it is asynchronous (futures).
+    ``synchronous``: in this thread instead, whatever the configuration (work on
+    blocks held in this process)."""
     _Last.collections = collections
+    if synchronous:
+        return dask.persist(*collections, scheduler="synchronous", optimize_graph=False)
     client = _distributed_client()
     if client is None:
         with _local_progress():

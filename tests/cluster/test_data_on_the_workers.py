@@ -166,9 +166,11 @@ def test_cg_on_a_persisted_matrix_that_stays_computes_one_product_per_check(
     for name in ("compute", "persist"):
         real = getattr(execution, name)
 
-        def recording(*collections: Any, _real: Any = real, _name: str = name) -> Any:
+        def recording(
+            *collections: Any, _real: Any = real, _name: str = name, **options: Any
+        ) -> Any:
             computations.append(_name)
-            return _real(*collections)
+            return _real(*collections, **options)
 
         monkeypatch.setattr(execution, name, recording)
     per_iteration: list[tuple[list[str], Counter[str]]] = []
@@ -206,18 +208,30 @@ def test_threads_move_a_small_persisted_array_once(fetches) -> None:
     assert len(fetches) == 1
 
 
-def test_threads_move_a_persisted_array_up_to_client_data_bytes(fetches) -> None:
-    """Blocks persisted in this process are put together here up to client-data-bytes,
-    as host data stays here (not client-work-bytes, the limit of a move between
-    processes); above it, a product with a small result is computed on dask's blocks."""
+def test_threads_move_small_persisted_blocks_and_read_large_ones_where_they_are(
+    fetches, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Blocks persisted in this process are put together here up to client-work-bytes;
+    above it a product with a small result is computed on the blocks as they are, in
+    this thread (no dask thread pool: each block's product a multithreaded BLAS call)."""
     a_host, b_host = spd(300)  # 720 kB
-    with dnp.config.set(scheduler="threads", client_work_bytes="100 kB"):
-        for data_bytes, moved in (("1 MB", 1), ("500 kB", 0)):
+    synchronous: list[bool] = []
+    real = execution.persist
+
+    def recording(*collections: Any, **options: Any) -> Any:
+        synchronous.append(options.get("synchronous", False))
+        return real(*collections, **options)
+
+    monkeypatch.setattr(execution, "persist", recording)
+    with dnp.config.set(scheduler="threads"):
+        for work_bytes, moved in (("1 MB", 1), ("500 kB", 0)):
             fetches.clear()
-            with dnp.config.set(client_data_bytes=data_bytes):
+            synchronous.clear()
+            with dnp.config.set(client_work_bytes=work_bytes):
                 (a,) = dask.persist(dnp.array(a_host), scheduler="threads")
                 y = a @ dnp.array(b_host)
                 decided = dnp.explain(y)
                 assert (decided.moved_bytes > 0, decided.parts_elsewhere) == (moved == 1, 1 - moved)
                 assert_eq(y, a_host @ b_host, rtol=1e-12)
             assert len([f for f in fetches if f.shape == a_host.shape]) == moved
+            assert synchronous == ([] if moved else [True])
