@@ -107,18 +107,13 @@ def _holding_the_result(expr: Expr, stores: list[Store], backend: ChunkBackend) 
     return stores
 
 
-# A reduction's result up to this size is aggregated in the client from its partial
-# results (a check's float(r @ r), a loss printed every few iterations).
-FINISHED_HERE_BYTES = 64 * 2**10
-
-
 def _finished_here(expr: Expr, backend: ChunkBackend) -> bool:
     """Whether ``expr``'s last step (a tree reduction's aggregate) runs in this process."""
     return (
         type(expr) is Reduction
         and expr.kind in TREE_REDUCED
         and backend.evaluates_in_client  # the partial results are chunks this process holds
-        and nbytes_of(expr.shape, expr.dtype) <= FINISHED_HERE_BYTES
+        and nbytes_of(expr.shape, expr.dtype) <= work_placement.FINISHED_HERE_BYTES
     )
 
 

@@ -162,6 +162,35 @@ def _walk(exprs: list[Expr], backend: ChunkBackend, *, moves: bool) -> tuple[_Mo
     return (parts, moved), why
 
 
+# More than EAGER_NODES nodes to compute, making more than EAGER_BYTES together, on an
+# array of several blocks, say the work is a loop's body over and over on large arrays
+# (a stencil's iterations), which fusion and halo exchange on dask's threads do better;
+# many nodes on small arrays (a solver's iterate, x + alpha * p forty times over) are
+# computed eagerly still. So are many nodes on arrays of a few blocks (fewer than
+# CACHED_BLOCKS times gpunumeric.min-chunk-elements: 4 MiB of float64 by default):
+# threads have little to split there, and a graph, its passes and its lowering cost more
+# than NumPy's passes over an array that stays in cache. The Laplacian CG of
+# benchmarks/suite/workloads/user_programs.py (90,000 elements), whose automatic persists
+# are such work: 1.73 s -> 1.16 s at twice min-chunk-elements; the red-black sweeps on a
+# 502 x 502 grid (252,004 elements, step-2 slice writes): 12.5x NumPy -> 2.9x at eight
+# times, while periodic heat on 1000 x 1000 (np.roll, 1e6 elements) went from 1.8x to
+# 2.8x when its arrays were taken too (`python -m benchmarks run --family user-programs
+# --workloads user/red-black,user/periodic-heat,user/laplacian-cg --no-scaling`).
+EAGER_NODES = 32
+EAGER_BYTES = 16 * 2**20
+CACHED_BLOCKS = 8
+# A reduction's result up to this size is aggregated in the client from its partial
+# results (a check's float(r @ r), a loss printed every few iterations):
+# ``materialize._finished_here``.
+FINISHED_HERE_BYTES = 64 * 2**10
+
+
+def eager_limits() -> in_process.EagerLimits:
+    """The limits of an eager evaluation here (see above)."""
+    split = CACHED_BLOCKS * config.get("min-chunk-elements")
+    return in_process.EagerLimits(EAGER_NODES, EAGER_BYTES, split)
+
+
 # What must come here before an eager evaluation: the parts computed where their data
 # lives, and the persisted arrays moved here (``_walk``).
 _Moves = tuple[list[Expr], list[DaskData]]
@@ -255,7 +284,7 @@ def evaluate_here(
         _Last.placement = _in_client(why, parts, moved)
 
     arriving = frozenset(node.number for node in (*moved, *parts))
-    return in_process.evaluate_here(expr, backend, keep, arriving, bring)
+    return in_process.evaluate_here(expr, backend, keep, eager_limits(), arriving, bring)
 
 
 def _brought(parts: list[Expr], moved: list[DaskData], backend: ChunkBackend) -> None:

@@ -20,6 +20,7 @@ login node's client need not.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import weakref
@@ -76,6 +77,7 @@ def evaluate_here(
     expr: Expr,
     backend: ChunkBackend,
     keep: set[int],
+    limits: EagerLimits,
     arriving: frozenset[int] = frozenset(),
     bring: Callable[[], None] | None = None,
 ) -> tuple[Any, dict[int, Any]] | None:
@@ -83,15 +85,15 @@ def evaluate_here(
     as one chunk of ``backend``, computed here node by node as NumPy would (no graph, no
     task, no thread pool), and the values of the nodes numbered in ``keep`` that were
     computed on the way; ``None`` (nothing computed) unless every node is of a kind
-    evaluated here, and there are few of them or they make little (``EAGER_NODES``,
-    ``EAGER_BYTES``; the caller decided the sizes: ``_array/work_placement.py``). Each
+    evaluated here, and there are few of them or they make little (``limits``: the
+    placement rule's, ``_array/work_placement.py``, which decided the sizes). Each
     value is dropped once its last consumer has run (as NumPy's temporaries are), unless
     kept. The nodes numbered in ``arriving`` are planned as leaves whose values
     ``bring()`` remembers (``remember``: data moved here, parts computed elsewhere),
     called once the plan says the evaluation runs here, before it does."""
     if not config.get("in-process-evaluation") or not backend.evaluates_in_client:
         return None
-    plan = _plan(expr, backend, arriving)
+    plan = _plan(expr, backend, limits, arriving)
     if plan is None:
         return None
     if bring is not None:
@@ -205,41 +207,35 @@ def remembered(node: Expr) -> leaves.ChunkValue | None:
     return _Remembered.values.get(node)
 
 
-# More than EAGER_NODES nodes to compute, making more than EAGER_BYTES together, on an
-# array of several blocks, say the work is a loop's body over and over on large arrays
-# (a stencil's iterations), which fusion and halo exchange on dask's threads do better;
-# many nodes on small arrays (a solver's iterate, x + alpha * p forty times over) are
-# computed eagerly still. So are many nodes on arrays of a few blocks (fewer than
-# CACHED_BLOCKS times gpunumeric.min-chunk-elements: 4 MiB of float64 by default):
-# threads have little to split there, and a graph, its passes and its lowering cost more
-# than NumPy's passes over an array that stays in cache. The Laplacian CG of
-# benchmarks/suite/workloads/user_programs.py (90,000 elements), whose automatic persists
-# are such work: 1.73 s -> 1.16 s at twice min-chunk-elements; the red-black sweeps on a
-# 502 x 502 grid (252,004 elements, step-2 slice writes): 12.5x NumPy -> 2.9x at eight
-# times, while periodic heat on 1000 x 1000 (np.roll, 1e6 elements) went from 1.8x to
-# 2.8x when its arrays were taken too (`python -m benchmarks run --family user-programs
-# --workloads user/red-black,user/periodic-heat,user/laplacian-cg --no-scaling`).
-CACHED_BLOCKS = 8
 # Nodes that make no array here: host data (NumPy's own array, as the user brought it)
 # and views of their input's value (NumPy's slices, transposes, reshapes of contiguous
 # values). They count as nodes only: a loop reading a large host matrix through
 # products with small results (logistic regression's ``x @ w`` and ``x.T @ (p - y)``)
 # makes small arrays.
 _MAKE_NOTHING = (leaves.HostData, indexing.Slice, indexing.Reshape)
-EAGER_NODES = 32
-EAGER_BYTES = 16 * 2**20
 _MAX_EAGER_NODES = 4096
 
 
+@dataclasses.dataclass(frozen=True)
+class EagerLimits:
+    """When an evaluation here is a loop's body better left to dask's threads (the
+    placement rule's numbers, ``_array/work_placement.py``): more than ``nodes`` nodes to
+    compute, making more than ``made_bytes`` together, an array of ``split_elements``
+    or more among them."""
+
+    nodes: int
+    made_bytes: int
+    split_elements: int
+
+
 def _plan(
-    expr: Expr, backend: ChunkBackend, arriving: frozenset[int] = frozenset()
+    expr: Expr, backend: ChunkBackend, limits: EagerLimits, arriving: frozenset[int]
 ) -> tuple[list[Expr], dict[int, int]] | None:
     """``expr``'s nodes in an order where children come first, and each node's number of
     consumers; ``None`` when one cannot be evaluated here (see ``evaluate_here``)."""
     order: list[Expr] = []
     consumers: dict[int, int] = {}
     computed = computed_bytes = largest = 0
-    split = CACHED_BLOCKS * config.get("min-chunk-elements")
     as_leaf: set[int] = set()  # values known: their children are not needed
     stack: list[tuple[Expr, bool]] = [(expr, False)]
     while stack:
@@ -270,7 +266,11 @@ def _plan(
             size = math.prod(node.shape)
             computed_bytes += size * node.dtype.itemsize
             largest = max(largest, size)
-        if computed > EAGER_NODES and computed_bytes > EAGER_BYTES and largest >= split:
+        if (
+            computed > limits.nodes
+            and computed_bytes > limits.made_bytes
+            and largest >= limits.split_elements
+        ):
             return None
         stack.append((node, True))
         stack.extend((child, False) for child in node.children)

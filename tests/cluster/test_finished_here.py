@@ -19,7 +19,7 @@ import pytest
 from distributed import Client, wait
 
 import dask_gpunumeric as dnp
-from dask_gpunumeric._array import materialize
+from dask_gpunumeric._array import work_placement
 from dask_gpunumeric._lowering.reductions import TREE_REDUCED
 from dask_gpunumeric._runtime import parts_in_place
 from tests.cluster.conftest import prefixes_sent_to_workers
@@ -81,7 +81,7 @@ def test_every_tree_reduction_equals_numpy_and_the_cluster_aggregate(
     ran_here = prefixes_sent_to_workers(
         client, lambda: results.append(numpy.asarray(getattr(dnp, kind)(x)))
     )
-    monkeypatch.setattr(materialize, "FINISHED_HERE_BYTES", 0)  # the aggregate as a task
+    monkeypatch.setattr(work_placement, "FINISHED_HERE_BYTES", 0)  # the aggregate as a task
     ran_there = prefixes_sent_to_workers(
         client, lambda: results.append(numpy.asarray(getattr(dnp, kind)(x)))
     )
@@ -109,7 +109,7 @@ def test_a_check_moves_no_partial_result_between_workers(
         assert float((x * scale).sum()) == pytest.approx((host * scale).sum(), rel=1e-12)
         assert (ran == set()) == (route == "in place")  # in place: x * scale too
     assert moved_between_workers(client) == 0
-    monkeypatch.setattr(materialize, "FINISHED_HERE_BYTES", 0)
+    monkeypatch.setattr(work_placement, "FINISHED_HERE_BYTES", 0)
     assert float((x * 4.0).sum()) == pytest.approx((host * 4.0).sum(), rel=1e-12)
     assert moved_between_workers(client) > 0  # the aggregate fetched the other's partial
 
@@ -123,7 +123,7 @@ def test_an_axis_reduction_of_small_output_is_finished_here(
     ran_here = prefixes_sent_to_workers(
         client, lambda: results.append(numpy.asarray(x.sum(axis=0)))
     )
-    monkeypatch.setattr(materialize, "FINISHED_HERE_BYTES", 0)
+    monkeypatch.setattr(work_placement, "FINISHED_HERE_BYTES", 0)
     ran_there = prefixes_sent_to_workers(
         client, lambda: results.append(numpy.asarray(x.sum(axis=0)))
     )
@@ -151,5 +151,5 @@ def test_finishing_here_adds_no_warning(client: Client, monkeypatch: pytest.Monk
         return [(w.category, str(w.message)) for w in caught]
 
     here = warned()
-    monkeypatch.setattr(materialize, "FINISHED_HERE_BYTES", 0)
+    monkeypatch.setattr(work_placement, "FINISHED_HERE_BYTES", 0)
     assert here == warned()

@@ -14,6 +14,7 @@ import numpy
 import pytest
 
 import dask_gpunumeric as dnp
+from dask_gpunumeric._array import work_placement
 from dask_gpunumeric._runtime import execution
 from dask_gpunumeric.testing import assert_eq, assert_raises_like
 
@@ -60,7 +61,6 @@ def test_a_solver_iterate_reuses_values_computed_here(
 ) -> None:
     """``x = x + alpha * p`` names every ``p`` and ``alpha`` of the loop: materializing x at
     the end reads their values (computed at the checks) instead of multiplying again."""
-    from dask_gpunumeric._array import work_placement
     from dask_gpunumeric._kernels import in_process
 
     products: list[tuple[int, ...]] = []
@@ -125,12 +125,11 @@ def test_a_loop_reading_a_large_host_matrix_through_products_is_eager(
     matrix of many blocks and make vectors. The matrix (host data) and its transpose (a
     view) make nothing: ten iterations with no check in between (many nodes, making more
     than EAGER_BYTES) are computed node by node, with NumPy's values."""
-    from dask_gpunumeric._kernels import in_process
 
-    monkeypatch.setattr(in_process, "EAGER_BYTES", 1024)
+    monkeypatch.setattr(work_placement, "EAGER_BYTES", 1024)
     generator = numpy.random.default_rng(8)
     x_host, y_host = generator.standard_normal((400, 100)), generator.random(400)
-    assert x_host.size >= in_process.CACHED_BLOCKS * dnp.config.get("min-chunk-elements")
+    assert x_host.size >= work_placement.CACHED_BLOCKS * dnp.config.get("min-chunk-elements")
 
     def descent(np: Any) -> Any:
         x, y = np.array(x_host), np.array(y_host)
@@ -149,13 +148,12 @@ def test_a_loop_reading_a_large_host_matrix_through_products_is_eager(
 def test_loop_bodies_and_large_work_are_lowered(
     computations: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dask_gpunumeric._kernels import in_process
 
     # A loop's body on large arrays (here: more than 32 nodes making more than 1 kB, on
     # arrays of many blocks: 66 x 66 is at least CACHED_BLOCKS times min-chunk-elements)
-    monkeypatch.setattr(in_process, "EAGER_BYTES", 1024)
+    monkeypatch.setattr(work_placement, "EAGER_BYTES", 1024)
     host = numpy.zeros((66, 66))
-    assert 66 * 66 >= in_process.CACHED_BLOCKS * 512
+    assert 66 * 66 >= work_placement.CACHED_BLOCKS * 512
     with dnp.config.set(min_chunk_elements=512):
         grid = dnp.array(host)
         for values in (host, grid):
@@ -168,7 +166,7 @@ def test_loop_bodies_and_large_work_are_lowered(
     assert computations  # too many nodes for the eager path: dask, fused
     computations.clear()
     # A few blocks (the suite's min-chunk-elements): threads would have little to split
-    assert 66 * 66 < in_process.CACHED_BLOCKS * dnp.config.get("min-chunk-elements")
+    assert 66 * 66 < work_placement.CACHED_BLOCKS * dnp.config.get("min-chunk-elements")
     one_block = dnp.array(numpy.zeros((66, 66)))
     one_block[0, :] = 40.0
     for _ in range(10):
@@ -192,7 +190,7 @@ def test_loop_bodies_and_large_work_are_lowered(
                 )  # fmt: skip
     assert_eq(red_black, red_black_host)
     assert computations == []
-    monkeypatch.setattr(in_process, "EAGER_BYTES", 16 * 2**20)
+    monkeypatch.setattr(work_placement, "EAGER_BYTES", 16 * 2**20)
     again = dnp.array(host)
     for _ in range(10):  # the same loop on a small grid makes little: eager
         again[1:-1, 1:-1] = 0.25 * (
