@@ -68,7 +68,7 @@ from .._ir.products import Matmul, Tensordot
 from .._ir.reductions import Reduction
 from .._kernels import in_process
 from .._lowering import lower_all
-from .._passes.rebuild import keep, rebuild
+from .._passes.rebuild import keep, nodes_children_first, rebuild
 from .._runtime import config, data_moves, execution
 
 
@@ -309,17 +309,10 @@ def _brought(parts: list[Expr], moved: list[DaskData], backend: ChunkBackend) ->
 
 def _reads_cluster_data(root: Expr) -> bool:
     """Whether a node below ``root`` is an array held by a cluster."""
-    seen: set[int] = set()
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.number in seen:
-            continue
-        seen.add(node.number)
-        if type(node) is DaskData and execution.held_by_cluster(node.array):
-            return True
-        stack.extend(node.children)
-    return False
+    return any(
+        type(node) is DaskData and execution.held_by_cluster(node.array)
+        for node in nodes_children_first([root])
+    )
 
 
 def _with_values_held_here(roots: list[Expr]) -> list[Expr]:

@@ -26,18 +26,11 @@ from dask_gpunumeric._runtime import data_moves, execution
 from dask_gpunumeric.testing import assert_eq
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[distributed.LocalCluster]:
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
-    ) as cluster:
-        yield cluster
-
-
 @pytest.fixture
-def client(cluster: distributed.LocalCluster) -> Iterator[distributed.Client]:
-    with distributed.Client(cluster) as client, dnp.config.set(scheduler="distributed"):
-        yield client
+def cluster(client: distributed.Client, distributed_scheduler: None) -> Any:
+    """``conftest.client``'s cluster (two single-threaded in-process workers), with
+    computations going to it."""
+    return client.cluster
 
 
 @pytest.fixture
@@ -149,7 +142,7 @@ def test_workers_elsewhere_keep_the_work_with_the_data(
     assert held.to_dask().name not in [array.name for array in fetches]
 
 
-def test_the_workers_of_a_local_cluster_share_this_machine(client) -> None:
+def test_the_workers_of_a_local_cluster_share_this_machine(cluster) -> None:
     assert data_moves.workers_share_this_machine()
 
 

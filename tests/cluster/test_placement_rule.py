@@ -24,21 +24,12 @@ from dask_gpunumeric.testing import assert_eq
 WORK, DATA = "100 kB", "1 MB"
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[distributed.LocalCluster]:
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
-    ) as cluster:
-        yield cluster
-
-
-@pytest.fixture
-def client(cluster: distributed.LocalCluster) -> Iterator[distributed.Client]:
-    with (
-        distributed.Client(cluster) as client,
-        dnp.config.set(scheduler="distributed", client_work_bytes=WORK, client_data_bytes=DATA),
-    ):
-        yield client
+@pytest.fixture(autouse=True)
+def limits(client: distributed.Client, distributed_scheduler: None) -> Iterator[None]:
+    """``conftest.client``'s cluster (two single-threaded in-process workers), with
+    computations going to it, at this module's limits."""
+    with dnp.config.set(client_work_bytes=WORK, client_data_bytes=DATA):
+        yield
 
 
 def on_workers(host: numpy.ndarray) -> Any:
