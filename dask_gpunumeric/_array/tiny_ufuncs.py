@@ -37,7 +37,6 @@ from .._runtime import config
 from . import work_placement
 from .handle import ArrayHandle
 from .store import Store
-from .viewspec import whole_view
 
 NOT_TAKEN: Any = object()
 _WEAK_SCALARS = (bool, int, float, complex)
@@ -279,14 +278,10 @@ _DEFAULT_OPTIONS = {
 
 def _stored(result: Any, backend: ChunkBackend, array_type: type[ArrayHandle]) -> Any:
     """A new ``array_type`` whose store holds ``result`` (NumPy's scalar from 0-d operands
-    or two vectors made a chunk): as the chunk itself (``Store.holding_chunk``), or as a
-    ``ChunkValue`` recording the ``dask.annotate`` block it was made in."""
+    or two vectors made a chunk), as the chunk itself (``Store.holding_chunk``): nothing
+    is computed here under ``dask.annotate`` (``_settings``, ``_tiny_here``)."""
     if not isinstance(result, backend.chunk_type):
         result = backend.xp.asarray(result)
-    if dask.get_annotations():  # the value's node records them (``current_annotations``)
-        return array_type._from_parts(
-            Store(ChunkValue(result, backend.name)), whole_view(result.shape)
-        )
     return array_type._holding_chunk(result, backend.name)
 
 
@@ -294,11 +289,11 @@ def _made(result: Any, like: Any, name: str, array_type: type[ArrayHandle]) -> A
     """``_stored(result, get_backend(name), array_type)`` for a result computed from
     ``like``, a chunk of backend ``name``, its common cases first: a chunk of ``like``'s
     type, or NumPy's scalar from 0-d NumPy chunks (``rsold / (p @ ap)``), made the 0-d
-    chunk ``_stored`` would make, outside any ``dask.annotate`` block."""
+    chunk ``_stored`` would make."""
     kind = type(like)
     if type(result) is not kind and kind is numpy.ndarray and isinstance(result, numpy.generic):
         result = numpy.asarray(result)
-    if type(result) is kind and not dask.get_annotations():
+    if type(result) is kind:
         return array_type._holding_chunk(result, name)
     return _stored(result, get_backend(name), array_type)
 
@@ -363,8 +358,6 @@ def matmul(left: Any, right: Any, array_type: type[ArrayHandle]) -> Any:
     backend = get_backend(name)
     if a_name and b_name and max(math.prod(a.shape), math.prod(b.shape)) < limit:
         values: Any = (a, b)
-    elif dask.get_annotations():
-        return NOT_TAKEN  # a product of held data under ``dask.annotate``: placed by it
     else:
         values = work_placement.held_values((a, b), backend)
         if values is None:

@@ -7,8 +7,8 @@ matrix-vector product of 8 MB. So a computation whose inputs all live in this pr
 (host data from ``np.array(host)``, values computed here before, creation routines and
 random draws, which live nowhere yet) and whose arrays are small stays here:
 
-- a short expression (a convergence check; at most ``in_process.EAGER_NODES`` nodes, or
-  more making at most ``in_process.EAGER_BYTES`` together: a solver's iterate) is
+- a short expression (a convergence check; at most ``EAGER_NODES`` nodes, or
+  more making at most ``EAGER_BYTES`` together: a solver's iterate) is
   computed node by node with the backend's array namespace, as NumPy would: no graph, no
   task, no thread pool (``_kernels/in_process.evaluate_here``), on any scheduler;
 - a longer one (a loop's iterations since the last persist) runs on dask's threaded
@@ -70,12 +70,6 @@ from .._kernels import in_process
 from .._lowering import lower_all
 from .._passes.rebuild import keep, nodes_children_first, rebuild
 from .._runtime import config, data_moves, execution
-
-
-def runs_in_client(exprs: list[Expr], backend: ChunkBackend | None = None) -> bool:
-    """Whether a computation of ``exprs`` on the configured distributed scheduler runs in
-    this process instead (see the module docstring)."""
-    return execution.on_cluster() and kept_here(exprs, backend or get_backend())
 
 
 def kept_here(exprs: list[Expr], backend: ChunkBackend) -> bool:
@@ -239,6 +233,8 @@ class _Unmoved:
             type(node) in _RETURNING
             and nbytes_of(node.shape, node.dtype) <= RETURNED_BYTES
             and self.reads_unmoved(node)
+            # dask.annotate below it: placed by the user, and the walk stops at a part
+            and not any(below.annotations for below in nodes_children_first([node]))
         )
 
     def reads_unmoved(self, node: Expr) -> bool:
@@ -298,13 +294,29 @@ def _brought(parts: list[Expr], moved: list[DaskData], backend: ChunkBackend) ->
         # block, as NumPy would: dask's threads, each calling a multithreaded BLAS,
         # oversubscribe the cores (40 CG iterations on a 10,000 x 10,000 matrix persisted
         # on threads: 2.06 s on dask's threads, 1.30 s here).
-        here = not any(_reads_cluster_data(part) for part in parts)
-        lowered = lower_all(_with_values_held_here(parts), backend)
-        arrays = execution.persist(*lowered, synchronous=here)
+        if any(_reads_cluster_data(part) for part in parts):
+            lowered = lower_all(_with_values_held_here(parts), backend)
+            arrays = execution.persist(*lowered)
+        else:  # lowered for this process: nothing scattered to a cluster
+            with execution.in_client():
+                lowered = lower_all(_with_values_held_here(parts), backend)
+                arrays = execution.persist(*lowered, synchronous=True)
     values = data_moves.fetch(*arrays, *(node.array for node in moved))
     for node, value in zip((*parts, *moved), values, strict=True):
         chunk = backend.as_chunk(value).reshape(node.shape)
-        in_process.remember(node, ChunkValue(chunk, backend.name))
+        if chunk.dtype != node.dtype:
+            chunk = chunk.astype(node.dtype)
+        in_process.remember(node, ChunkValue(_read_only(chunk), backend.name))
+
+
+def _read_only(chunk: Any) -> Any:
+    """``chunk``, or a read-only view of it for NumPy's: a value held here is shared by
+    every later computation (blocks of it are views, and a one-block result is handed to
+    a caller as it is), and must not be written through."""
+    if type(chunk) is numpy.ndarray and chunk.flags.writeable:
+        chunk = chunk.view()
+        chunk.flags.writeable = False
+    return chunk
 
 
 def _reads_cluster_data(root: Expr) -> bool:
@@ -321,7 +333,9 @@ def _with_values_held_here(roots: list[Expr]) -> list[Expr]:
 
     def replace(node: Expr, new_of: Any) -> Expr:
         known = in_process.remembered(node)
-        return known if known is not None else keep(node, new_of)
+        if known is None or (type(node) is DaskData and execution.held_by_cluster(node.array)):
+            return keep(node, new_of)  # the cluster holds that one: nothing to send
+        return known
 
     return rebuild(roots, replace)
 
@@ -419,7 +433,8 @@ def placed(exprs: list[Expr]) -> Iterator[None]:
     backend = get_backend()
     if execution.on_cluster():
         walked, why = _walk(exprs, backend, moves=True)
-        if walked is not None and not walked[0]:  # no part: dask's threads read it all here
+        if walked is not None and not any(map(_reads_cluster_data, walked[0])):
+            # No part reads the cluster's data: dask's threads read it all here.
             # Moved from the workers once, lowered as the value held here in the blocks
             # it had there (``lower_dask_data``); blocks of dask's here are read as they are.
             moved = [node for node in walked[1] if execution.held_by_cluster(node.array)]

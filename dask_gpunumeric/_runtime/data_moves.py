@@ -36,7 +36,7 @@ _LOOPBACK = ("127.0.0.1", "localhost", "::1", "0.0.0.0")
 class _Answers:
     """The last answer of ``workers_share_this_machine`` per client, with its time."""
 
-    by_client: dict[int, tuple[float, bool]] = {}
+    by_client: dict[tuple[int, str], tuple[float, bool]] = {}
 
 
 def workers_share_this_machine() -> bool:
@@ -44,14 +44,15 @@ def workers_share_this_machine() -> bool:
     (addresses on the loopback or of this machine's interfaces): a move from them is a
     copy between processes, not a transfer over a network."""
     client = client_for_computation()
-    known = _Answers.by_client.get(id(client))
+    key = (id(client), str(client.scheduler.address))  # an id alone may be reused
+    known = _Answers.by_client.get(key)
     now = time.monotonic()
     if known is not None and now - known[0] < _RECHECK_SECONDS:
         return known[1]
     workers = client.scheduler_info(n_workers=-1).get("workers", {})
     local = _local_hosts()
     answer = bool(workers) and all(get_address_host(a) in local for a in workers)
-    _Answers.by_client = {id(client): (now, answer)}
+    _Answers.by_client = {key: (now, answer)}
     return answer
 
 
@@ -66,7 +67,8 @@ def _local_hosts() -> frozenset[str]:
 
 def fetch(*arrays: Any) -> list[Any]:
     """The values of the persisted dask ``arrays``, each as one chunk in this process:
-    their blocks gathered from the workers that hold them (one exchange for all), or
+    their blocks gathered from the workers that hold them (one exchange for all; straight
+    from the workers where the client says so, ``direct_to_workers``), or
     taken as they are where they are held in this process (dask's local schedulers),
     and put together here."""
     keys = [_flat(array.__dask_keys__()) for array in arrays]
@@ -79,7 +81,7 @@ def fetch(*arrays: Any) -> list[Any]:
         client = client_for_computation()
         check_connected(client)
         with translated(client):
-            gathered = dict(zip(futures, client.gather(futures, direct=True), strict=True))
+            gathered = dict(zip(futures, client.gather(futures), strict=True))
         blocks = [[gathered.get(f, f) if isinstance(f, distributed.Future) else f for f in b]
                   for b in blocks]  # fmt: skip
     result = []

@@ -228,3 +228,35 @@ def test_threads_move_small_persisted_blocks_and_read_large_ones_where_they_are(
                 assert_eq(y, a_host @ b_host, rtol=1e-12)
             assert len([f for f in fetches if f.shape == a_host.shape]) == moved
             assert synchronous == ([] if moved else [True])
+
+
+def test_a_moved_value_is_read_only_here(cluster, backend: str) -> None:
+    """A value moved here is shared by every later computation (blocks of it are views,
+    a one-block result is handed on as it is): NumPy's chunk is held read-only."""
+    if backend != "numpy":
+        pytest.skip("NumPy's chunks only: other chunk types have no write flag to set")
+    host = numpy.arange(3_000.0).reshape(30, 100)
+    held = persisted(host)
+    with dnp.config.set(client_work_bytes="64 MiB"):
+        assert float(held.sum()) == float(host.sum())  # moved here; the store holds it
+    value, _ = held._store.held_chunk()
+    with pytest.raises(ValueError, match="read-only"):
+        value[0, 0] = -1.0
+    assert_eq(held, host)
+
+
+def test_blocks_held_here_stay_here_with_a_cluster_running(cluster, fetches) -> None:
+    """An array persisted on dask's threads in this process, too large to move, read by
+    a product with a small result while computations go to a cluster: the product is
+    computed here on its blocks (nothing scattered to the cluster), NumPy's values."""
+    a_host, b_host = spd(400)  # 1.28 MB: over the 100 kB limit and the 1 MiB scatter size
+    before = tasks_run(cluster)
+    with dnp.config.set(client_work_bytes="100 kB"):
+        with dnp.config.set(scheduler="threads"):  # persisted in this process
+            (a,) = dask.persist(dnp.array(a_host), scheduler="threads")
+        y = a @ dnp.array(b_host)
+        assert dnp.explain(y).parts_elsewhere == 1
+        # NumPy's values (numpy.asarray: assert_eq also reads the dask graph's chunks,
+        # whose lowering for a cluster scatters the blocks there)
+        numpy.testing.assert_allclose(numpy.asarray(y), a_host @ b_host, rtol=1e-12)
+    assert tasks_run(cluster) == before
