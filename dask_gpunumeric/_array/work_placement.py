@@ -118,7 +118,7 @@ def _walk(exprs: list[Expr], backend: ChunkBackend, *, moves: bool) -> tuple[_Mo
             if moves and movable(node, backend, work_limit):
                 moved.append(node)  # moved here once, then a value held here
             elif execution.held_by_cluster(node.array):
-                return None, f"it reads {_bytes(size)} held by the cluster, which stay there"
+                return None, f"it reads {format_bytes(size)} held by the cluster, which stay there"
         elif moves and known is None and unmoved.is_part(node):
             parts.append(node)  # computed where its data is; its small result comes here
             known = node  # counted as a value held here, nothing below it walked
@@ -135,15 +135,18 @@ def _walk(exprs: list[Expr], backend: ChunkBackend, *, moves: bool) -> tuple[_Mo
         else:
             largest_result = max(largest_result, size)
         if data_bytes > data_limit:
-            return None, f"it reads over {_bytes(data_limit)} (client-data-bytes) here"
+            return None, f"it reads over {format_bytes(data_limit)} (client-data-bytes) here"
         if made_bytes > work_limit:
-            return None, f"it makes over {_bytes(work_limit)} (client-work-bytes) from nothing"
+            return (
+                None,
+                f"it makes over {format_bytes(work_limit)} (client-work-bytes) from nothing",
+            )
         stack.extend(node.children)
     # The work may make arrays as large as the data it reads here (Black-Scholes on host
     # arrays), or client-work-bytes; not larger (an outer product of two host vectors).
     if largest_result > max(work_limit, largest_held):
         return None, (
-            f"it makes a {_bytes(largest_result)} array, larger than client-work-bytes "
+            f"it makes a {format_bytes(largest_result)} array, larger than client-work-bytes "
             "and than any it reads here"
         )
     why = (
@@ -494,11 +497,11 @@ class Placement:
     def __str__(self) -> str:
         text = f"{self.where}: {self.reason}"
         if self.moved_bytes:
-            text += f"; {_bytes(self.moved_bytes)} moved here from the workers"
+            text += f"; {format_bytes(self.moved_bytes)} moved here from the workers"
         if self.parts_elsewhere:
             text += (
                 f"; {self.parts_elsewhere} product(s) or reduction(s) computed where their "
-                f"data is, {_bytes(self.returned_bytes)} of results returned"
+                f"data is, {format_bytes(self.returned_bytes)} of results returned"
             )
         return text
 
@@ -538,10 +541,6 @@ def _in_client(
         parts_elsewhere=len(parts),
         returned_bytes=sum(nbytes_of(part.shape, part.dtype) for part in parts),
     )
-
-
-def _bytes(count: int) -> str:
-    return format_bytes(count)
 
 
 def _annotations(node: Expr) -> str:

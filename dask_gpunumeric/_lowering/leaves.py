@@ -67,14 +67,8 @@ def lower_host_data(node: ir.HostData, inputs: list, backend: ChunkBackend) -> d
         return host_blocks.scattered(node, name, chunks, meta, block, backend.from_any)
     # Each block a view of the node's own copy (read-only: nothing writes it), not
     # dask's from_array, which copies the whole array again at every lowering.
-    edges = boxes.boundaries(chunks)
-    data: Any = node.data  # a 0-d block stays an array: an index ending in ``...``
-    views: dict[Any, Any] = {
-        (name, *index): data[(*boxes.slices(boxes.block_box(edges, index)), ...)]
-        for index in itertools.product(*(range(len(c)) for c in chunks))
-    }
-    graph = HighLevelGraph.from_collections(name, views, dependencies=[])
-    host: Any = da.Array(graph, name, chunks, meta=data[(slice(0, 0),) * node.ndim + (...,)])
+    data: Any = node.data
+    host: Any = _blocks_of(data, name, chunks, meta=data[(slice(0, 0),) * node.ndim + (...,)])
     return host.map_blocks(backend.from_any, dtype=node.dtype, meta=meta, name=node.name)
 
 
@@ -84,7 +78,9 @@ def lower_dask_data(node: ir.DaskData, inputs: list, backend: ChunkBackend) -> d
     if moved is not None and moved.backend == backend.name and not execution.on_cluster():
         # Moved here from the workers (``work_placement.movable``): computed here, from
         # the value held here, in the blocks it had there.
-        return _blocks_of(moved.value, node.name + "-moved", array.chunks, backend)
+        value = moved.value
+        meta = backend.meta(value.ndim, value.dtype)
+        return _blocks_of(value, node.name + "-moved", array.chunks, meta)
     if node.backend == backend.name:
         if host_blocks.worth_scattering(nbytes_of(node.shape, node.dtype)):
             values = host_blocks.held_values(array, backend.chunk_type)
@@ -99,16 +95,17 @@ def lower_dask_data(node: ir.DaskData, inputs: list, backend: ChunkBackend) -> d
     )
 
 
-def _blocks_of(value: Any, name: str, chunks: Any, backend: ChunkBackend) -> da.Array:
-    """A dask array of ``value`` (one chunk of ``backend``) cut in ``chunks``: each block
-    a view of it (values are never written), no copy."""
+def _blocks_of(value: Any, name: str, chunks: Any, meta: Any) -> da.Array:
+    """A dask array of ``value`` (one array held here) cut in ``chunks``: each block a
+    view of it (values are never written; a 0-d block stays an array: an index ending
+    in ``...``), no copy."""
     edges = boxes.boundaries(chunks)
     views: dict[Any, Any] = {
         (name, *index): value[(*boxes.slices(boxes.block_box(edges, index)), ...)]
         for index in itertools.product(*(range(len(c)) for c in chunks))
     }
     graph = HighLevelGraph.from_collections(name, views, dependencies=[])
-    return da.Array(graph, name, chunks, meta=backend.meta(value.ndim, value.dtype))
+    return da.Array(graph, name, chunks, meta=meta)
 
 
 def lower_random_draw(node: RandomDraw, inputs: list, backend: ChunkBackend) -> da.Array:
