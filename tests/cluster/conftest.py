@@ -102,6 +102,14 @@ def prefixes_sent_to_workers(client: distributed.Client, compute: Any) -> set[st
     return client.run_on_scheduler(processed, since=since)
 
 
+def tasks_arrived(scheduler: Any) -> int:
+    """How many times a task reached ``scheduler``'s workers so far: sent to run
+    (``processing``) or arrived in memory (a result, or data scattered there). The counts of
+    all transitions would grow with a release of an earlier test's results too."""
+    counts = [prefix.state_counts for prefix in scheduler.task_prefixes.values()]
+    return sum(count["processing"] + count["memory"] for count in counts)
+
+
 @pytest.fixture(scope="module")
 def client() -> Iterator[distributed.Client]:
     """A client of two single-threaded in-process workers (modules may define their own)."""

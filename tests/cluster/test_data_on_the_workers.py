@@ -24,6 +24,7 @@ import pytest
 import dask_gpunumeric as dnp
 from dask_gpunumeric._runtime import data_moves, execution
 from dask_gpunumeric.testing import assert_eq
+from tests.cluster.conftest import tasks_arrived
 
 
 @pytest.fixture
@@ -45,11 +46,6 @@ def fetches(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
 
     monkeypatch.setattr(data_moves, "fetch", counting)
     return moved
-
-
-def tasks_run(cluster: distributed.LocalCluster) -> int:
-    prefixes = cluster.scheduler.task_prefixes.values()
-    return sum(sum(prefix.state_counts.values()) for prefix in prefixes)
 
 
 def persisted(host: numpy.ndarray) -> Any:
@@ -95,23 +91,23 @@ def test_a_small_array_on_workers_of_this_machine_is_moved_here_once(
 ) -> None:
     host = numpy.arange(20_000.0)
     held = persisted(host)
-    before = tasks_run(cluster)
+    before = tasks_arrived(cluster.scheduler)
     with dnp.config.set(client_work_bytes="64 MiB"):
         assert_eq(held * 3 + 1, host * 3 + 1)
         assert float(held.sum()) == float(host.sum())
         assert float((held * held).mean()) == pytest.approx(float((host * host).mean()))
-    assert tasks_run(cluster) == before  # gathered, not computed: no task
+    assert tasks_arrived(cluster.scheduler) == before  # gathered, not computed: no task
     assert len(fetches) == 1  # once, then held here
 
 
 def test_cg_on_a_small_persisted_matrix_runs_in_the_client(client, cluster, fetches) -> None:
     a_host, b_host = spd(300)
     a, b = persisted(a_host), persisted(b_host)
-    before = tasks_run(cluster)
+    before = tasks_arrived(cluster.scheduler)
     with dnp.config.set(client_work_bytes="64 MiB"):
         ours = last(cg_steps(dnp, a, b, 8))
         assert_eq(ours, last(cg_steps(numpy, a_host, b_host, 8)), rtol=1e-10, atol=1e-12)
-    assert tasks_run(cluster) == before
+    assert tasks_arrived(cluster.scheduler) == before
     assert len(fetches) == 2  # the matrix and the right-hand side, each once
 
 
@@ -120,10 +116,10 @@ def test_an_array_larger_than_client_work_bytes_keeps_elementwise_work_there(
 ) -> None:
     host = numpy.arange(200_000.0)  # 1.6 MB
     held = persisted(host)
-    before = tasks_run(cluster)
+    before = tasks_arrived(cluster.scheduler)
     with dnp.config.set(client_work_bytes="100 kB"):
         assert_eq(held * 3 + 1, host * 3 + 1)
-    assert tasks_run(cluster) > before
+    assert tasks_arrived(cluster.scheduler) > before
     assert fetches == []
 
 
@@ -134,11 +130,11 @@ def test_workers_elsewhere_keep_the_work_with_the_data(
     monkeypatch.setattr(data_moves, "workers_share_this_machine", lambda: False)
     host = numpy.arange(20_000.0)
     held = persisted(host)
-    before = tasks_run(cluster)
+    before = tasks_arrived(cluster.scheduler)
     with dnp.config.set(client_work_bytes="64 MiB"):
         assert float(held.sum()) == float(host.sum())
         assert_eq(held * 3 + 1, host * 3 + 1)
-    assert tasks_run(cluster) > before
+    assert tasks_arrived(cluster.scheduler) > before
     assert held.to_dask().name not in [array.name for array in fetches]
 
 
@@ -250,7 +246,7 @@ def test_blocks_held_here_stay_here_with_a_cluster_running(cluster, fetches) -> 
     a product with a small result while computations go to a cluster: the product is
     computed here on its blocks (nothing scattered to the cluster), NumPy's values."""
     a_host, b_host = spd(400)  # 1.28 MB: over the 100 kB limit and the 1 MiB scatter size
-    before = tasks_run(cluster)
+    before = tasks_arrived(cluster.scheduler)
     with dnp.config.set(client_work_bytes="100 kB"):
         with dnp.config.set(scheduler="threads"):  # persisted in this process
             (a,) = dask.persist(dnp.array(a_host), scheduler="threads")
@@ -259,4 +255,4 @@ def test_blocks_held_here_stay_here_with_a_cluster_running(cluster, fetches) -> 
         # NumPy's values (numpy.asarray: assert_eq also reads the dask graph's chunks,
         # whose lowering for a cluster scatters the blocks there)
         numpy.testing.assert_allclose(numpy.asarray(y), a_host @ b_host, rtol=1e-12)
-    assert tasks_run(cluster) == before
+    assert tasks_arrived(cluster.scheduler) == before

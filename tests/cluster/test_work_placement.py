@@ -15,6 +15,7 @@ import pytest
 
 import dask_gpunumeric as dnp
 from dask_gpunumeric.testing import assert_eq
+from tests.cluster.conftest import tasks_arrived
 
 
 @pytest.fixture(scope="module")
@@ -36,12 +37,6 @@ def work_on_the_cluster() -> Iterator[None]:
 def client(cluster: distributed.LocalCluster) -> Iterator[distributed.Client]:
     with distributed.Client(cluster) as client, dnp.config.set(scheduler="distributed"):
         yield client
-
-
-def tasks_run(cluster: distributed.LocalCluster) -> int:
-    """Tasks the scheduler has seen finish (or still holds) so far."""
-    prefixes = cluster.scheduler.task_prefixes.values()
-    return sum(sum(prefix.state_counts.values()) for prefix in prefixes)
 
 
 def conjugate_gradient(np: Any, a_host: numpy.ndarray, b_host: numpy.ndarray) -> Any:
@@ -70,34 +65,34 @@ def spd(n: int) -> tuple[numpy.ndarray, numpy.ndarray]:
 
 def test_small_work_with_inputs_in_the_client_makes_no_task(client, cluster) -> None:
     a, b = spd(400)  # 1.3 MB: far below client-work-bytes
-    before = tasks_run(cluster)
+    before = tasks_arrived(cluster.scheduler)
     ours = conjugate_gradient(dnp, a, b)
     assert_eq(ours, conjugate_gradient(numpy, a, b), rtol=1e-12, atol=1e-12)
-    assert tasks_run(cluster) == before
+    assert tasks_arrived(cluster.scheduler) == before
 
 
 def test_with_the_policy_off_the_same_work_runs_on_the_cluster(client, cluster) -> None:
     a, b = spd(400)
-    before = tasks_run(cluster)
+    before = tasks_arrived(cluster.scheduler)
     with dnp.config.set(client_work_bytes=0):
         ours = conjugate_gradient(dnp, a, b)
     # Blockwise products round differently; CG amplifies it a little.
     assert_eq(ours, conjugate_gradient(numpy, a, b), rtol=1e-7, atol=1e-9)
-    assert tasks_run(cluster) > before
+    assert tasks_arrived(cluster.scheduler) > before
 
 
 def test_work_larger_than_the_limit_goes_to_the_cluster(client, cluster) -> None:
     vector = numpy.arange(1000.0)
     with dnp.config.set(client_work_bytes="100 kB"):
-        before = tasks_run(cluster)
+        before = tasks_arrived(cluster.scheduler)
         total = float((dnp.ones((400, 500)) * 2).sum())  # made from nothing: 1.6 MB
         assert total == 400_000.0
-        assert tasks_run(cluster) > before
-        before = tasks_run(cluster)
+        assert tasks_arrived(cluster.scheduler) > before
+        before = tasks_arrived(cluster.scheduler)
         ours = dnp.array(vector)
         outer = float(dnp.outer(ours, ours).sum())  # 8 MB made from 8 kB read
         assert outer == float(numpy.outer(vector, vector).sum())
-        assert tasks_run(cluster) > before
+        assert tasks_arrived(cluster.scheduler) > before
 
 
 def test_random_draws_are_the_same_here_and_on_the_cluster(client) -> None:
@@ -137,7 +132,7 @@ def test_short_expressions_are_eager_and_loop_bodies_run_on_threads_here(
             return _real(*collections)
 
         monkeypatch.setattr(execution, name, recording)
-    before = tasks_run(cluster)
+    before = tasks_arrived(cluster.scheduler)
     a, b = spd(300)
     conjugate_gradient(dnp, a, b)
     assert runs == []  # every float() eager
@@ -151,7 +146,7 @@ def test_short_expressions_are_eager_and_loop_bodies_run_on_threads_here(
             )
     assert float(grid.sum()) == pytest.approx(float(host.sum()), rel=1e-12)
     assert runs and not any(runs)  # dask, in this process
-    assert tasks_run(cluster) == before
+    assert tasks_arrived(cluster.scheduler) == before
 
 
 def test_data_already_here_stays_while_the_work_makes_small_arrays(client, cluster) -> None:
@@ -159,20 +154,20 @@ def test_data_already_here_stays_while_the_work_makes_small_arrays(client, clust
     (its products are vectors); work that makes an array of the matrix's size goes out."""
     a, b = spd(400)  # 1.3 MB of host data; every array CG makes is 3.2 kB
     with dnp.config.set(client_work_bytes="100 kB", client_data_bytes="10 MB"):
-        before = tasks_run(cluster)
+        before = tasks_arrived(cluster.scheduler)
         ours = conjugate_gradient(dnp, a, b)
-        assert tasks_run(cluster) == before
+        assert tasks_arrived(cluster.scheduler) == before
         assert_eq(ours, conjugate_gradient(numpy, a, b), rtol=1e-12, atol=1e-12)
         doubled = float((dnp.array(a) * 2.0).sum())  # no larger than the data it reads
-        assert tasks_run(cluster) == before
+        assert tasks_arrived(cluster.scheduler) == before
         assert doubled == pytest.approx(float((a * 2.0).sum()), rel=1e-12)
         outer = float(dnp.outer(dnp.array(b), dnp.array(b)).sum())  # 1.3 MB from 3.2 kB
-        assert tasks_run(cluster) > before
+        assert tasks_arrived(cluster.scheduler) > before
         assert outer == pytest.approx(float(numpy.outer(b, b).sum()), rel=1e-12)
     with dnp.config.set(client_work_bytes="100 kB", client_data_bytes="1 MB"):
-        before = tasks_run(cluster)
+        before = tasks_arrived(cluster.scheduler)
         conjugate_gradient(dnp, a, b)  # the matrix is more data than may stay here
-        assert tasks_run(cluster) > before
+        assert tasks_arrived(cluster.scheduler) > before
 
 
 def test_work_built_under_dask_annotate_goes_where_the_annotations_say(client, cluster) -> None:
@@ -180,8 +175,10 @@ def test_work_built_under_dask_annotate_goes_where_the_annotations_say(client, c
 
     host = numpy.arange(20_000.0)  # above min-chunk-elements: not a tiny in-process value
     x = dnp.array(host)
-    before = tasks_run(cluster)
+    before = tasks_arrived(cluster.scheduler)
     with dask.annotate(priority=5):
         y = x * 2 + 1
     assert_eq(y, host * 2 + 1)
-    assert tasks_run(cluster) > before  # small, but placed by the user: on the cluster
+    assert (
+        tasks_arrived(cluster.scheduler) > before
+    )  # small, but placed by the user: on the cluster
