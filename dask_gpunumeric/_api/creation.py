@@ -10,6 +10,7 @@ import numpy
 
 from .._array.coercion import as_expr, check_dtype
 from .._ir.leaves import DaskData, Eye, Fill, HostData
+from .._runtime.dask_arrays import task_graph_array
 from .._runtime.partitioning import Chunks
 from .array_api import check_device
 from .ndarray import ndarray
@@ -277,7 +278,7 @@ def copy(a: Any, order: str = "K", subok: bool = False) -> ndarray:
 
 def from_dask(array: Any) -> ndarray:
     """An array holding a ``dask.array.Array``'s value (chunks moved to the backend)."""
-    return ndarray._from_expr(DaskData(array))
+    return ndarray._from_expr(DaskData(task_graph_array(array)))
 
 
 def to_dask(a: ndarray) -> Any:

@@ -14,12 +14,12 @@ import zipfile
 from collections.abc import Iterator
 from typing import IO, Any
 
-import dask.array as da
 import numpy
 from numpy.lib import format as npy_format
 
 from .._backends import get_backend
 from .._ir.leaves import HostData
+from .._runtime import dask_arrays as da
 from .creation import asarray, from_dask
 from .ndarray import ndarray
 
@@ -188,7 +188,7 @@ def load(
 def from_zarr(url: Any, component: str | None = None, **kwargs: Any) -> ndarray:
     """An array of a Zarr store's data, read on the workers chunk by chunk (through
     :func:`dask.array.from_zarr`; Zarr's chunks become the array's)."""
-    return from_dask(da.from_zarr(url, component=component, **kwargs))
+    return from_dask(da.function("from_zarr")(url, component=component, **kwargs))
 
 
 def to_zarr(arr: Any, url: Any, component: str | None = None, **kwargs: Any) -> None:
@@ -203,4 +203,4 @@ def to_zarr(arr: Any, url: Any, component: str | None = None, **kwargs: Any) -> 
     )
     if any(len(set(c[:-1])) > 1 or (len(c) > 1 and c[-1] > c[0]) for c in host.chunks):
         host = host.rechunk(host.chunksize)
-    da.to_zarr(host, url, component=component, **kwargs)
+    da.function("to_zarr")(host, url, component=component, **kwargs)

@@ -6,12 +6,12 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any
 
-import dask.array as da
 import numpy
 
 from .._ir.elementwise import cast_node
 from .._ir.expr import Expr
 from .._ir.leaves import DaskData, HostData
+from .._runtime import dask_arrays as da
 
 if TYPE_CHECKING:
     from .handle import ArrayHandle
@@ -45,9 +45,9 @@ def as_expr(value: Any, dtype: Any = None) -> Expr:
         expr = value
     elif isinstance(value, handle_type()):
         expr = value._read()
-    elif isinstance(value, da.Array):
+    elif da.is_dask_array(value):
         check_dtype(value.dtype)
-        expr = DaskData(value)
+        expr = DaskData(da.task_graph_array(value))
     else:
         host = numpy.asarray(value, dtype=dtype)
         check_dtype(host.dtype)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import dask.array as da
 import numpy
 
 from .._backends import get_backend
@@ -21,12 +20,13 @@ from .._backends.base import ChunkBackend
 from .._ir.leaves import DaskData
 from .._lowering import core as lowering_core
 from .._lowering import lower
+from .._runtime import dask_arrays as da
 from .._runtime import execution
 from .._runtime.distributed_internals import meta_of
 
 
 def _to_host(results: Any, backend: ChunkBackend, shape: tuple[int, ...]) -> numpy.ndarray:
-    chunk = da.core.finalize(results)
+    chunk = da.finalize(results)
     return numpy.asarray(backend.to_host(chunk)).reshape(shape)
 
 

@@ -12,12 +12,12 @@ from collections.abc import Sequence
 from typing import Any, TypeVar
 
 import dask
-import dask.array as da
 import numpy
 
 from .._backends import get_backend
 from .._ir.leaves import DaskData, HostData
 from .._lowering import lower_all
+from .._runtime import dask_arrays as da
 from .._runtime.partitioning import default_chunks
 from .coercion import UNSUPPORTED_KINDS
 from .handle import ArrayHandle

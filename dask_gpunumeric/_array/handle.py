@@ -14,6 +14,7 @@ import numpy
 
 from .._ir.expr import Expr
 from .._ir.leaves import HostData
+from .._runtime import dask_arrays
 from .._runtime.cluster import inside_client_call
 from .._runtime.memory import check_fits_cluster
 from . import indexing, views
@@ -202,7 +203,7 @@ class ArrayHandle(DaskCollectionMixin):
         Its graph carries the user's ``dask.annotate`` annotations but not our owner
         placement, so any dask operation on it fuses and runs as on dask's own arrays.
         """
-        return self._dask_array(placed=False)
+        return dask_arrays.for_user(self._dask_array(placed=False))
 
     def item(self, *args: Any) -> Any:
         return self.__array__().item(*args)

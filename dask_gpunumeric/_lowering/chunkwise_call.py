@@ -6,12 +6,11 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-import dask.array as da
-
 from .._backends.base import ChunkBackend
 from .._ir.chunkwise_call import ChunkwiseCall
 from .._ir.expr import Expr
 from .._kernels.chunkwise import BlockSlot, call_on_blocks
+from .._runtime import dask_arrays as da
 from .layers import Lowering
 
 

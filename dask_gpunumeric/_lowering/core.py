@@ -14,7 +14,6 @@ import itertools
 from typing import Any
 
 import dask
-import dask.array as da
 from dask.highlevelgraph import HighLevelGraph, Layer, MaterializedLayer
 
 from .._backends import get_backend
@@ -30,6 +29,7 @@ from .._ir.stencil import Stencil
 from .._passes.pipeline import PassSettings, run_passes
 from .._runtime import annotations as runtime_annotations
 from .._runtime import config, placement
+from .._runtime import dask_arrays as da
 from .._runtime.distributed_internals import meta_of
 from . import (
     chunkwise_call,

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import functools
 from typing import Any
-
-import dask.array as da
 
 from .._backends.base import ChunkBackend
 from .._ir.dask_call import DaskCall
 from .._ir.expr import Expr
+from .._runtime import dask_arrays as da
 from .._runtime.distributed_internals import meta_of
 from .layers import Lowering
 
@@ -25,7 +23,7 @@ def lower_dask_call(node: DaskCall, inputs: list[da.Array], backend: ChunkBacken
         return argument
 
     arguments = [substitute(argument) for argument in node.arguments]
-    function: Any = functools.reduce(getattr, node.function.split("."), da)
+    function: Any = da.function(node.function)
     result = function(*arguments, **dict(node.keywords))
     if node.output is not None:
         result = result[node.output]

@@ -10,7 +10,6 @@ from collections import Counter
 from functools import partial
 from typing import Any
 
-import dask.array as da
 from dask.base import tokenize
 
 from .._backends.base import ChunkBackend
@@ -18,6 +17,7 @@ from .._ir.elementwise import Elementwise
 from .._ir.expr import Expr
 from .._kernels import creation
 from .._kernels.elementwise import elementwise
+from .._runtime import dask_arrays as da
 from .._runtime.partitioning import default_chunks
 from .layers import Lowering, from_block_function
 from .relayout import relayout

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from functools import partial
 
-import dask.array as da
-
 from .._backends.base import ChunkBackend
 from .._ir.fused import FusedElementwise
 from .._kernels.elementwise import fused_elementwise
+from .._runtime import dask_arrays as da
 from .elementwise import aligned_blockwise
 from .layers import Lowering
 

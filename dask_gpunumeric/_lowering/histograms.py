@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import dask.array as da
-
 from .._backends.base import ChunkBackend
 from .._ir.histograms import Binned
 from .._kernels.histograms import block_counts
+from .._runtime import dask_arrays as da
 from .layers import Lowering
 
 
@@ -35,7 +34,7 @@ def lower_binned(node: Binned, inputs: list[da.Array], backend: ChunkBackend) ->
         dtype=node.dtype,
         meta=backend.meta(2, node.dtype),
     )
-    return per_block.sum(axis=0, dtype=node.dtype)
+    return da.sum(per_block, axis=0, dtype=node.dtype)
 
 
 lowerings: dict[type, Lowering] = {Binned: lower_binned}

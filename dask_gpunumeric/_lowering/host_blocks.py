@@ -21,13 +21,13 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Any, cast
 
-import dask.array as da
 import numpy
 from dask.base import tokenize
 from dask.highlevelgraph import HighLevelGraph
 
 from .._ir.expr import Expr
 from .._kernels import boxes
+from .._runtime import dask_arrays as da
 from .._runtime import execution, placement
 
 Chunks = tuple[tuple[int, ...], ...]

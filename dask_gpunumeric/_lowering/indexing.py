@@ -7,7 +7,6 @@ import itertools
 from functools import partial
 from typing import Any
 
-import dask.array as da
 import numpy
 
 from .._backends.base import ChunkBackend
@@ -15,6 +14,7 @@ from .._ir import indexing as ir
 from .._ir.indexing import NewAxis, Region, apply_region
 from .._kernels import creation
 from .._kernels.indexing import scatter_block, take_points, write_block
+from .._runtime import dask_arrays as da
 from .._runtime.partitioning import default_chunks
 from .layers import Lowering, block_offsets, from_block_function, from_block_tasks
 from .relayout import merge_slivers, relayout

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from functools import partial
 
-import dask.array as da
-
 from .._backends.base import ChunkBackend
 from .._ir.joining import Concatenate
 from .._kernels import creation
+from .._runtime import dask_arrays as da
 from .layers import Lowering, from_block_function
 
 

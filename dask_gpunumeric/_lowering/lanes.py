@@ -7,11 +7,10 @@ matrix moves no data at all.
 
 from __future__ import annotations
 
-import dask.array as da
-
 from .._backends.base import ChunkBackend
 from .._ir.lanes import Lanes
 from .._kernels.lanes import lane_kernel
+from .._runtime import dask_arrays as da
 from .layers import Lowering
 
 

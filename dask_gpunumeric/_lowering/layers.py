@@ -6,11 +6,11 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
-import dask.array as da
 import numpy
 from dask.highlevelgraph import HighLevelGraph
 
 from .._backends.base import ChunkBackend
+from .._runtime import dask_arrays as da
 
 Chunks = tuple[tuple[int, ...], ...]
 # lower_<node>(node, lowered inputs, backend): the node's dask array

@@ -8,7 +8,6 @@ import operator
 from functools import partial
 from typing import Any
 
-import dask.array as da
 from dask.highlevelgraph import HighLevelGraph
 
 from .._backends.base import ChunkBackend
@@ -16,6 +15,7 @@ from .._ir import leaves as ir
 from .._ir.array_size import nbytes_of
 from .._ir.random import RandomDraw
 from .._kernels import boxes, creation, in_process
+from .._runtime import dask_arrays as da
 from .._runtime import execution
 from .._runtime.partitioning import default_chunks
 from . import host_blocks

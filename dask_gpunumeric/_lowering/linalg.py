@@ -10,13 +10,13 @@ from __future__ import annotations
 import string
 from functools import partial
 
-import dask.array as da
 import numpy
 from dask.base import tokenize
 
 from .._backends.base import ChunkBackend
 from .._ir.linalg import GatheredLinalg
 from .._kernels.products import linalg_call, linalg_pick
+from .._runtime import dask_arrays as da
 from .layers import Lowering
 
 

@@ -19,11 +19,10 @@ import itertools
 from functools import partial
 from typing import Any
 
-import dask.array as da
-
 from .._backends.base import ChunkBackend
 from .._ir.products import Matmul, Tensordot
 from .._kernels.products import tensordot_blocks
+from .._runtime import dask_arrays as da
 from .layers import Lowering, block_offsets, from_block_tasks
 
 # One piece of a contracted axis: (left block, left slice, right block, right slice).

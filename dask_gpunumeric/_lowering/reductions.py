@@ -16,13 +16,13 @@ import functools
 import math
 from typing import Any
 
-import dask.array as da
 import numpy
-from dask.array.reductions import arg_chunk, arg_reduction
+from dask.array.reductions import arg_chunk
 
 from .._backends.base import ChunkBackend
 from .._ir.reductions import Cumulative, Reduction
 from .._kernels.reductions import first_arg_aggregate, first_arg_combine
+from .._runtime import dask_arrays as da
 from .._runtime.distributed_internals import meta_of
 from .._runtime.distributed_internals import nanargmax_chunk as _nanargmax
 from .._runtime.distributed_internals import nanargmin_chunk as _nanargmin
@@ -46,7 +46,7 @@ def lower_reduction(node: Reduction, inputs: list[da.Array], backend: ChunkBacke
     elif node.kind in ("var", "std") and params.get("dtype", numpy.dtype(float)).kind in "iub":
         result = _integer_variance(node, source, **params)
     else:
-        result = getattr(da, node.kind)(source, axis=node.axis, keepdims=node.keepdims, **params)
+        result = da.reduction(node.kind)(source, axis=node.axis, keepdims=node.keepdims, **params)
     result = result if result.dtype == node.dtype else result.astype(node.dtype)
     chunk_meta = backend.meta(result.ndim, node.dtype)
     if type(meta_of(result)) is not type(chunk_meta):
@@ -67,11 +67,11 @@ _ARG_FUNCTIONS: dict[str, tuple[Any, Any]] = {
 
 def _lower_arg_reduction(node: Reduction, source: da.Array) -> da.Array:
     if node.axis is not None:
-        return getattr(da, node.kind)(source, axis=node.axis[0], keepdims=node.keepdims)
+        return da.reduction(node.kind)(source, axis=node.axis[0], keepdims=node.keepdims)
     if source.ndim <= 1:
-        return getattr(da, node.kind)(source, keepdims=node.keepdims)
+        return da.reduction(node.kind)(source, keepdims=node.keepdims)
     value_function, arg_function = _ARG_FUNCTIONS[node.kind]
-    return arg_reduction(
+    return da.arg_reduction(
         source,
         functools.partial(arg_chunk, value_function, arg_function),
         functools.partial(first_arg_combine, arg_function),
@@ -99,7 +99,7 @@ def _integer_variance(
 
 
 def lower_cumulative(node: Cumulative, inputs: list[da.Array], backend: ChunkBackend) -> da.Array:
-    result = getattr(da, node.kind)(inputs[0], axis=node.axis, dtype=node.dtype)
+    result = da.reduction(node.kind)(inputs[0], axis=node.axis, dtype=node.dtype)
     return result if result.dtype == node.dtype else result.astype(node.dtype)
 
 

@@ -14,7 +14,6 @@ import itertools
 import operator
 from typing import Any
 
-import dask.array as da
 from dask.base import tokenize
 from dask.highlevelgraph import HighLevelGraph
 
@@ -31,6 +30,7 @@ from .._kernels.boxes import (
 )
 from .._kernels.boxes import slices as box_slices
 from .._kernels.indexing import assemble_block
+from .._runtime import dask_arrays as da
 
 
 def relayout(array: da.Array, chunks: Chunks, backend: ChunkBackend) -> da.Array:

@@ -16,12 +16,12 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-import dask.array as da
 from dask.highlevelgraph import HighLevelGraph
 
 from .._backends.base import ChunkBackend
 from .._ir.rolling import Roll
 from .._kernels.boxes import Box, block_box, blocks_meeting, boundaries, box_shape, intersect, shift
+from .._runtime import dask_arrays as da
 from .layers import Lowering
 from .relayout import block_task, piece
 

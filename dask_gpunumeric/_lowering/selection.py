@@ -6,12 +6,12 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-import dask.array as da
 import numpy
 
 from .._backends.base import ChunkBackend
 from .._ir.selection import FlatNonzero
 from .._kernels.selection import count_true, true_positions
+from .._runtime import dask_arrays as da
 from .layers import Lowering, block_offsets, from_block_tasks
 
 

@@ -22,7 +22,6 @@ import itertools
 import operator
 from typing import Any
 
-import dask.array as da
 from dask.highlevelgraph import HighLevelGraph, MaterializedLayer
 
 from .._backends.base import ChunkBackend
@@ -46,6 +45,7 @@ from .._kernels.boxes import (
 from .._kernels.stencil_block import BlockPlan, StencilSpec, read_box, stencil_block
 from .._kernels.stencil_lattice import lattice_block
 from .._kernels.stencil_sweeps import SweepPlan, sweep_regions, sweeps_block
+from .._runtime import dask_arrays as da
 from .layers import Lowering
 from .relayout import merge_slivers
 

@@ -32,7 +32,7 @@ class _Last:
 
 def default_client() -> distributed.Client | None:
     """The client ``distributed.default_client()`` returns, ``None`` where it raises."""
-    if not internals.CLIENT_REGISTRY_READABLE:
+    if not internals.client_registry_readable():
         return _asked()
     current = internals.client_made_current()
     if current:

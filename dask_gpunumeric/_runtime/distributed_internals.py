@@ -14,7 +14,7 @@ distributed": 2026.8.0 when this was written).
 
 | name | what we use it for (function here: caller) | since | if it disappears |
 |---|---|---|---|
-| ``distributed.client._current_client`` (context variable), ``_global_client_index``, ``_global_clients`` | which client ``default_client()`` would return, and the marks that change when that answer can (``client_made_current``, ``default_client_marks``: ``client_lookup``) | 2024.1.0 | ``CLIENT_REGISTRY_READABLE`` is False and ``client_lookup`` asks ``distributed.default_client()`` every time: correct, but that call's sort is back, 20-40% of what a tiny operation adds on a cluster |
+| ``distributed.client._current_client`` (context variable), ``_global_client_index``, ``_global_clients`` | which client ``default_client()`` would return, and the marks that change when that answer can (``client_made_current``, ``default_client_marks``: ``client_lookup``) | 2024.1.0 | ``client_registry_readable()`` is False and ``client_lookup`` asks ``distributed.default_client()`` every time: correct, but that call's sort is back, 20-40% of what a tiny operation adds on a cluster |
 | ``Client.futures[key].finish()`` (``FutureState.finish``) | futures of keys registered on the scheduler by ``update_data`` become finished, as ``Client.scatter`` marks its own (``mark_futures_finished``: ``lineage``) | 2024.1.0 | a checkpoint's futures never finish: cut lineage with ``Client.scatter`` of chunks gathered to the client instead (two transfers per chunk, through the client) |
 | ``Worker.data``, ``Worker.update_data`` | a worker holds a value it already has under a new key, without a copy or a transfer (``alias_worker_data``: ``lineage``) | 2024.1.0 | as for ``finish``, or ``lineage.checkpoint`` returns its arrays unchanged (lineage kept: the scheduler grows a few task records per iteration) |
 | ``Scheduler.update_data(who_has=, nbytes=, client=)`` | those keys become the client's data with no task and no dependency (``register_scattered_data``: ``checkpoint_copies``) | 2024.1.0 | as for ``Worker.update_data`` |
@@ -31,6 +31,7 @@ distributed": 2026.8.0 when this was written).
 | ``Client.futures[key].status`` (``FutureState.status``), ``dask._task_spec.GraphNode``, its ``dependencies`` and ``__call__(values)``, ``Worker.data`` | a check's partial tasks read persisted keys this client holds finished futures of, and are computed by ``Client.run`` on the workers holding them (``futures_finished``, ``is_task``, ``task_dependencies``, ``run_task``: ``parts_in_place``) | 2024.1.0 (``GraphNode``: the task objects of dask 2024.12 and later, not read in an older release) | ``parts_in_place`` returns ``None``: the partial tasks go through the scheduler (a check costs about twice a bare round trip again) |
 | ``Client.rpc`` (its connection pool), the ``run`` handler of ``Worker`` (the message ``Client.run`` has the scheduler's ``broadcast`` forward: ``function``, ``args``, ``kwargs`` pickled by ``distributed.protocol.pickle.dumps``, ``wait``; the reply's ``status`` and ``result``) | a check's partial tasks sent to the workers straight from the client, not through the scheduler, where the client talks to its workers directly (``run_on_workers``: ``parts_in_place``) | 2024.1.0 | ``run_on_workers`` fails and ``parts_in_place`` asks through ``Client.run`` every time (one more hop each way: a check on the embedded cluster about 3 ms instead of 2.2-2.9 ms); make ``run_on_workers`` call ``Client.run`` |
 | ``dask._task_spec.convert_legacy_graph``, ``Task`` (``func``, ``args``, ``kwargs``, ``substitute``) | a graph's tasks as dask's task objects, and a dependency-free task computed inside its one consumer as a nested task (``graph_tasks``, ``is_plain_task``, ``with_inlined``: ``_lowering/inline_roots.py``) | 2025.1.0 (the task objects of dask 2024.12 and later) | ``graph_tasks`` returns ``None``: every task stays a task of its own (Monte Carlo pi's random blocks are held between two tasks again) |
+| ``dask.array._array_expr._collection.from_graph`` (with ``array.query-planning`` on) | an expression array over a task graph's keys: what dask's own ``persist`` of an expression array returns (``expression_from_graph``: ``dask_arrays.for_user``, ``to_dask()``), and one standing for a task-graph array, its keys' tasks left out, when a dask.array function is called on expressions (``expression_over_keys``: ``dask_arrays``) | 2025.1.0 | with query planning on, ``to_dask()`` and the reductions of ``dask_arrays`` raise ``NotImplementedError`` naming this row; with it off nothing changes |
 | ``dask.array.Array._meta`` | the chunk type of a dask array, kept when an array is rebuilt over new keys (``meta_of``: ``lineage``; see the note below) | 2024.1.0 | ``dask.array.utils.meta_from_array(array)`` (public; rebuilds an empty meta of the same type) |
 
 ``_meta`` is dask's metadata attribute: not in ``dask.array.Array``'s documented attributes,
@@ -41,11 +42,12 @@ the call sites outside ``_runtime`` not moved to it yet are counted in the test.
 from __future__ import annotations
 
 import asyncio
+import functools
+import importlib
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
-import dask.array.backends
-import dask.array.reductions
+import dask
 import dask.base
 import dask.utils
 import distributed
@@ -115,14 +117,20 @@ INTERNALS = (
     Internal("dask._task_spec.Task", "func"),
     Internal("dask._task_spec.Task", "args"),
     Internal("dask._task_spec.Task", "kwargs"),
+    Internal("dask.array._array_expr._collection", "from_graph"),
 )
 
 # --- the client registry (client_lookup) ---------------------------------------------
 
-CLIENT_REGISTRY_READABLE = all(
-    hasattr(client_module, name)
-    for name in ("_current_client", "_global_client_index", "_global_clients")
-)
+
+@functools.cache
+def client_registry_readable() -> bool:
+    """Whether distributed's client registry has the names ``client_made_current`` and
+    ``default_client_marks`` read (asked once, at the first lookup, never at import)."""
+    return all(
+        hasattr(client_module, name)
+        for name in ("_current_client", "_global_client_index", "_global_clients")
+    )
 
 
 def client_made_current() -> distributed.Client | None:
@@ -195,16 +203,19 @@ def futures_finished(client: distributed.Client, keys: Iterable[Any]) -> bool:
 def is_task(value: Any) -> bool:
     """Whether a value of a dask graph is one of dask's task objects (``GraphNode``; never
     where dask has none: then no part is computed in place)."""
-    return _GRAPH_NODE is not None and isinstance(value, _GRAPH_NODE)
+    graph_node = _task_spec("GraphNode")
+    return graph_node is not None and isinstance(value, graph_node)
 
 
-try:  # dask's task objects (``is_task``): none in a dask older than 2024.12
-    import dask._task_spec
-except ImportError:  # pragma: no cover
-    pass
-_GRAPH_NODE: Any = getattr(getattr(dask, "_task_spec", None), "GraphNode", None)
-_TASK: Any = getattr(getattr(dask, "_task_spec", None), "Task", None)  # ``is_plain_task``
-_CONVERT_LEGACY: Any = getattr(getattr(dask, "_task_spec", None), "convert_legacy_graph", None)
+@functools.cache
+def _task_spec(name: str) -> Any:
+    """``dask._task_spec.<name>`` (dask's task objects), ``None`` in a dask without them
+    (older than 2024.12): looked up at the first call that needs it, never at import."""
+    try:
+        module = importlib.import_module("dask._task_spec")
+    except ImportError:  # pragma: no cover
+        return None
+    return getattr(module, name, None)
 
 
 def run_task(task: Any, values: dict[Any, Any]) -> Any:
@@ -221,13 +232,15 @@ def task_dependencies(task: Any) -> frozenset[Any]:
 def graph_tasks(graph: Any) -> dict[Any, Any] | None:
     """The tasks of a (materialized) dask graph as dask's task objects, legacy tuples
     converted; ``None`` where dask has no such objects."""
-    return None if _CONVERT_LEGACY is None else dict(_CONVERT_LEGACY(dict(graph)))
+    convert = _task_spec("convert_legacy_graph")
+    return None if convert is None else dict(convert(dict(graph)))
 
 
 def is_plain_task(value: Any) -> bool:
     """Whether a graph's value is a plain call (``Task``: not data, an alias or a
     subclass of its own)."""
-    return _TASK is not None and type(value) is _TASK
+    task = _task_spec("Task")
+    return task is not None and type(value) is task
 
 
 def with_inlined(task: Any, inner: dict[Any, Any]) -> Any:
@@ -373,12 +386,91 @@ def collections_expression(collection: Any) -> Any:
 
 # --- dask.array (lowering, backends) ---------------------------------------------------
 
-# Values, not wrappers: the reductions table compares them by identity, and dask's
-# dispatch registers them as they are.
-nanargmax_chunk: Callable[..., Any] = dask.array.reductions._nanargmax
-nanargmin_chunk: Callable[..., Any] = dask.array.reductions._nanargmin
-numel_like: Callable[..., Any] = dask.array.backends._numel_arraylike
-nannumel_like: Callable[..., Any] = dask.array.backends._nannumel
+# Functions that look dask's own up when they run, never at import (``dask.array``'s
+# attributes differ with ``array.query-planning``: its ``backends`` is then a function,
+# not the module). Module-level functions: they travel to workers pickled by reference.
+
+
+def nanargmax_chunk(*args: Any, **kwargs: Any) -> Any:
+    """``dask.array.reductions._nanargmax``: a chunk's NaN-skipping argmax."""
+    return _dask_array_private("reductions", "_nanargmax")(*args, **kwargs)
+
+
+def nanargmin_chunk(*args: Any, **kwargs: Any) -> Any:
+    """``dask.array.reductions._nanargmin``: a chunk's NaN-skipping argmin."""
+    return _dask_array_private("reductions", "_nanargmin")(*args, **kwargs)
+
+
+def numel_like(*args: Any, **kwargs: Any) -> Any:
+    """``dask.array.backends._numel_arraylike``: ``numel`` of an array-like chunk type."""
+    return _dask_array_private("backends", "_numel_arraylike")(*args, **kwargs)
+
+
+def nannumel_like(*args: Any, **kwargs: Any) -> Any:
+    """``dask.array.backends._nannumel``: ``nannumel`` of an array-like chunk type."""
+    return _dask_array_private("backends", "_nannumel")(*args, **kwargs)
+
+
+@functools.cache
+def _dask_array_private(module: str, name: str) -> Callable[..., Any]:
+    """``dask.array.<module>.<name>``, its module taken from ``sys.modules`` by name; a
+    release without it raises here, naming it, at the first call that needs it."""
+    owner = importlib.import_module(f"dask.array.{module}")
+    found = getattr(owner, name, None)
+    if found is None:
+        raise NotImplementedError(
+            f"dask {dask.__version__} has no dask.array.{module}.{name}: "
+            "dask_gpunumeric's _runtime/distributed_internals.py needs a port for it"
+        )
+    return cast("Callable[..., Any]", found)
+
+
+def expression_from_graph(array: Any) -> Any:
+    """A task-graph dask array as an expression array over its whole graph (its blocks'
+    keys renamed by dask, each an alias of the block it stands for)."""
+    return _from_graph()(
+        dict(array.__dask_graph__()), array._meta, array.chunks, _block_keys(array), _prefix(array)
+    )
+
+
+def expression_over_keys(array: Any) -> Any:
+    """An expression array standing for the blocks of a task-graph dask array: its graph
+    holds an alias of each of ``array``'s keys and a placeholder task for each key itself
+    (never run: whoever reads the result's tasks supplies ``array``'s own)."""
+    keys = _block_keys(array)
+    placeholders = {key: (_never_run, key) for key in keys}
+    return _from_graph()(placeholders, array._meta, array.chunks, keys, _prefix(array))
+
+
+def _never_run(key: Any) -> Any:
+    raise RuntimeError(f"the placeholder of {key!r} ran: its own task was not supplied")
+
+
+def _from_graph() -> Callable[..., Any]:
+    try:
+        module = importlib.import_module("dask.array._array_expr._collection")
+        return cast("Callable[..., Any]", module.from_graph)
+    except (ImportError, AttributeError) as error:
+        raise NotImplementedError(
+            f"dask {dask.__version__} has no dask.array._array_expr._collection.from_graph: "
+            "dask_gpunumeric cannot hand over expression arrays (array.query-planning)"
+        ) from error
+
+
+def _block_keys(array: Any) -> list[Any]:
+    keys: list[Any] = []
+    pending = [array.__dask_keys__()]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, list):
+            pending.extend(reversed(item))
+        else:
+            keys.append(item)
+    return keys
+
+
+def _prefix(array: Any) -> str:
+    return str(dask.utils.key_split(array.name))
 
 
 def meta_of(array: Any) -> Any:

@@ -25,12 +25,12 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-import dask.array
 import distributed
 from dask.base import tokenize
 from distributed import Future
 
 from . import checkpoint_copies
+from . import dask_arrays as da
 from . import distributed_internals as internals
 from .scheduler_loss import (
     SchedulerLostError,
@@ -157,5 +157,5 @@ def _rebuild(arrays: Sequence[Any], names: list[str], copies: list[Future]) -> l
     rebuilt, chunks = [], iter(copies)
     for array, name in zip(arrays, names, strict=True):
         graph = {(name, *index): next(chunks) for index in _indices(array)}
-        rebuilt.append(dask.array.Array(graph, name, array.chunks, meta=internals.meta_of(array)))
+        rebuilt.append(da.Array(graph, name, array.chunks, meta=internals.meta_of(array)))
     return rebuilt

@@ -1,0 +1,240 @@
+"""dask.array's task-graph arrays, whatever ``array.query-planning`` says.
+
+Lowering builds dask arrays over task graphs (``HighLevelGraph`` layers it annotates and
+places) and calls dask.array's functions on them (``blockwise``, ``map_blocks``, the tree
+reductions, ``tensordot``...). With dask's array query planning on (``array.query-planning:
+True``), the names in the ``dask.array`` namespace become expression arrays and functions
+that build them, some of them not implemented yet; the public modules below keep the
+task-graph ones, whatever that key says. Every module of this package that builds or
+names a dask array takes it from here (``from .._runtime import dask_arrays as da``), so
+the package behaves the same with the key on or off.
+
+With query planning on, dask's tree reductions build expressions whatever module they are
+called from, so a reduction of a task-graph array fails inside dask. The functions here that
+reduce (:func:`reduction`, :func:`sum`, :func:`arg_reduction`) and those named by path
+(:func:`function`) are then called as a user would call them: on expression arrays standing
+for their task-graph inputs (same keys), their result's tasks taken back as a task-graph
+array through the collection protocol (``__dask_graph__``). A function dask has not written
+for expressions yet (``tensordot``, ``tril``, ``fft.fft``...: it raises
+``NotImplementedError``) runs its task-graph version on the task-graph inputs.
+
+A dask array handed to a user (``to_dask()``) is of the kind the process uses:
+:func:`for_user`. One handed to us (``from_dask``, ``numpy.asarray`` of a collection) may be
+of either kind: :func:`is_dask_array`, :func:`task_graph_array`.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from typing import Any
+
+import dask
+from dask.array.core import (
+    Array,
+    blockwise,
+    broadcast_to,
+    concatenate,
+    finalize,
+    from_array,
+    map_blocks,
+    normalize_chunks,
+)
+from dask.array.gufunc import apply_gufunc
+from dask.array.routines import sqrt
+from dask.highlevelgraph import HighLevelGraph
+
+__all__ = [
+    "Array",
+    "apply_gufunc",
+    "arg_reduction",
+    "blockwise",
+    "broadcast_to",
+    "compute",
+    "concatenate",
+    "finalize",
+    "for_user",
+    "from_array",
+    "function",
+    "is_dask_array",
+    "map_blocks",
+    "matmul",
+    "normalize_chunks",
+    "reduction",
+    "sqrt",
+    "sum",
+    "task_graph_array",
+    "tensordot",
+]
+
+compute = dask.compute
+
+
+def reduction(kind: str) -> Any:
+    """dask.array's reduction or scan named ``kind`` (``sum``, ``nanargmax``, ``cumsum``...)
+    over task-graph arrays."""
+    return _bridged(getattr(_module("reductions"), kind))
+
+
+def sum(*args: Any, **kwargs: Any) -> Array:  # noqa: A001 - dask.array's name
+    """``dask.array.sum`` over task-graph arrays."""
+    return reduction("sum")(*args, **kwargs)
+
+
+def arg_reduction(*args: Any, **kwargs: Any) -> Array:
+    """``dask.array.reductions.arg_reduction`` over task-graph arrays."""
+    return _bridged(_module("reductions").arg_reduction)(*args, **kwargs)
+
+
+def tensordot(*args: Any, **kwargs: Any) -> Array:
+    """``dask.array.tensordot`` over task-graph arrays."""
+    return function("tensordot")(*args, **kwargs)
+
+
+def matmul(*args: Any, **kwargs: Any) -> Array:
+    """``dask.array.matmul`` over task-graph arrays."""
+    return function("matmul")(*args, **kwargs)
+
+
+# Where dask.array's namespace takes its task-graph functions from, searched in order.
+_MODULES = (
+    "core",
+    "routines",
+    "creation",
+    "reductions",
+    "rechunk",
+    "ufunc",
+    "gufunc",
+    "overlap",
+    "reshape",
+    "slicing",
+    "percentile",
+    "einsumfuncs",
+)
+
+
+def function(path: str) -> Any:
+    """dask.array's task-graph function at ``path`` under ``dask.array`` (``"stack"``,
+    ``"fft.rfft"``, ``"linalg.qr"``): the one ``dask.array.<path>`` names with query
+    planning off."""
+    head, _, rest = path.partition(".")
+    if rest:
+        legacy = functools.reduce(getattr, rest.split("."), _module(head))
+    else:
+        found = (getattr(_module(name), head, None) for name in _MODULES)
+        legacy = next((f for f in found if f is not None), None)
+        if legacy is None:
+            raise AttributeError(f"dask.array has no task-graph function {path!r}")
+    return _bridged(legacy, path)
+
+
+def _bridged(legacy: Any, path: str | None = None) -> Any:
+    """``legacy`` (a task-graph function); with query planning on, the function at ``path``
+    in ``dask.array``'s namespace (else ``legacy`` itself) called on expression arrays that
+    stand for the task-graph arguments, its result taken back as task-graph arrays."""
+
+    @functools.wraps(legacy)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if not query_planning():
+            return legacy(*args, **kwargs)
+        import dask.array
+
+        target = legacy if path is None else functools.reduce(getattr, path.split("."), dask.array)
+        try:
+            return _on_expressions(target, args, kwargs)
+        except NotImplementedError as error:  # not written for expressions yet
+            try:
+                return legacy(*args, **kwargs)
+            except AttributeError as legacy_error:  # it reduces through expressions
+                raise NotImplementedError(
+                    f"dask {dask.__version__} with array.query-planning on has no "
+                    f"{path or legacy.__name__} that dask_gpunumeric can use (for expression "
+                    f"arrays: {error or 'not implemented'}; for task-graph arrays: "
+                    f"{legacy_error}); set array.query-planning to False before dask.array "
+                    "is imported"
+                ) from error
+
+    return call
+
+
+def _on_expressions(target: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    from . import distributed_internals as internals
+
+    inputs: dict[str, Array] = {}
+
+    def standing_in(value: Any) -> Any:
+        if isinstance(value, Array):
+            inputs[value.name] = value
+            return internals.expression_over_keys(value)
+        if type(value) in (list, tuple):
+            return type(value)(standing_in(item) for item in value)
+        return value
+
+    result = target(*standing_in(args), **{k: standing_in(v) for k, v in kwargs.items()})
+    known = {key for array in inputs.values() for key in _flat(array.__dask_keys__())}
+    return _taken_back(result, known, list(inputs.values()))
+
+
+def _taken_back(result: Any, known: set[Any], inputs: list[Array]) -> Any:
+    """An expression array's tasks (those of ``known`` keys left out: they are the inputs'
+    own) as a task-graph array over ``inputs``; tuples and lists of them item by item."""
+    if type(result) in (list, tuple):
+        return type(result)(_taken_back(item, known, inputs) for item in result)
+    if not is_dask_array(result) or isinstance(result, Array):
+        return result
+    from . import distributed_internals as internals
+
+    tasks = internals.graph_tasks(result.__dask_graph__())
+    if tasks is None:  # pragma: no cover - expressions came with dask's task objects
+        raise NotImplementedError("dask's expression arrays without its task objects")
+    own = {key: task for key, task in tasks.items() if key not in known}
+    graph = HighLevelGraph.from_collections(result.name, own, dependencies=list[Any](inputs))
+    return Array(graph, result.name, result.chunks, meta=internals.meta_of(result))
+
+
+def _module(name: str) -> Any:
+    return importlib.import_module(f"dask.array.{name}")
+
+
+def query_planning() -> bool:
+    """Whether ``dask.array``'s namespace holds expression arrays in this process (dask's
+    ``array.query-planning``, fixed at dask.array's first import)."""
+    import dask.array
+
+    return dask.array.Array is not Array
+
+
+def is_dask_array(value: Any) -> bool:
+    """Whether ``value`` is a dask array of either kind (task graph or expression)."""
+    import dask.array
+
+    return isinstance(value, (Array, dask.array.Array))
+
+
+def task_graph_array(array: Any) -> Array:
+    """A dask array of either kind as a task-graph array with the same keys, values and
+    chunks (an expression array through the collection protocol: its graph, keys and
+    metadata; the graph is materialized once here)."""
+    if isinstance(array, Array):
+        return array
+    from . import distributed_internals as internals
+
+    (name,) = {key[0] for key in _flat(array.__dask_keys__())}
+    graph = HighLevelGraph.from_collections(name, dict(array.__dask_graph__()), dependencies=())
+    return Array(graph, name, array.chunks, meta=internals.meta_of(array))
+
+
+def for_user(array: Array) -> Any:
+    """A task-graph array as the kind of dask array this process uses: itself, or (with
+    query planning on) an expression array over the same graph and keys."""
+    if not query_planning():
+        return array
+    from . import distributed_internals as internals
+
+    return internals.expression_from_graph(array)
+
+
+def _flat(nested: Any) -> list[Any]:
+    if isinstance(nested, list):
+        return [key for item in nested for key in _flat(item)]
+    return [nested]
