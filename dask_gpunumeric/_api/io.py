@@ -31,7 +31,7 @@ def _host_blocks(array: ndarray) -> Iterator[numpy.ndarray]:
     if array.ndim == 0:
         yield array.compute()
         return
-    rows = array.to_dask().rechunk({axis: -1 for axis in range(1, array.ndim)})
+    rows = array._dask_array(placed=False).rechunk({axis: -1 for axis in range(1, array.ndim)})
     backend = get_backend()
     for index in range(rows.numblocks[0]):
         (block,) = da.compute(rows.blocks[index])
@@ -194,7 +194,7 @@ def from_zarr(url: Any, component: str | None = None, **kwargs: Any) -> ndarray:
 def to_zarr(arr: Any, url: Any, component: str | None = None, **kwargs: Any) -> None:
     """Write ``arr`` to a Zarr store, each chunk from its worker (through
     :func:`dask.array.to_zarr`; irregular chunks are made regular first)."""
-    array = asarray(arr).to_dask()
+    array = asarray(arr)._dask_array(placed=False)
     # Zarr stores host bytes: each worker moves its chunk to the host explicitly.
     host = array.map_blocks(
         get_backend().to_host,

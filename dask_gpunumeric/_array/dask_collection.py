@@ -91,7 +91,7 @@ class DaskCollectionMixin:
         through ``dask.array.sliding_window_view``) rechunks its input and hands the result
         to ``dask.array`` functions that accept ``dask.array.Array`` only.
         """
-        return self._dask_array(placed=False).rechunk(chunks, **kwargs)
+        return da.for_user(self._dask_array(placed=False).rechunk(chunks, **kwargs))
 
     @property
     def blocks(self) -> BlockView:
@@ -108,7 +108,7 @@ class DaskCollectionMixin:
     def to_dask_array(self) -> da.Array:
         """``to_dask()``, under the name ``dask.array.asarray`` looks for: every
         ``dask.array`` function takes our arrays as the dask arrays of their values."""
-        return self._dask_array(placed=False)
+        return da.for_user(self._dask_array(placed=False))
 
     def __dask_graph__(self) -> Any:
         return self._dask_array().__dask_graph__()

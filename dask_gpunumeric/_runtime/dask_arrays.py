@@ -30,6 +30,7 @@ import importlib
 from typing import Any
 
 import dask
+import numpy
 from dask.array.core import (
     Array,
     blockwise,
@@ -73,7 +74,22 @@ compute = dask.compute
 def reduction(kind: str) -> Any:
     """dask.array's reduction or scan named ``kind`` (``sum``, ``nanargmax``, ``cumsum``...)
     over task-graph arrays."""
-    return _bridged(getattr(_module("reductions"), kind))
+    bridged = _bridged(getattr(_module("reductions"), kind))
+    if kind not in _MOMENTS:
+        return bridged
+
+    @functools.wraps(bridged)
+    def moment(array: Array, *args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("dtype") is None and array.dtype.kind != "c" and query_planning():
+            # dask asks ``numpy.iscomplexobj`` of an array given no dtype (expression
+            # arrays refuse), then takes this one: the same computation
+            kwargs["dtype"] = numpy.var(numpy.ones(1, dtype=array.dtype)).dtype
+        return bridged(array, *args, **kwargs)
+
+    return moment
+
+
+_MOMENTS = frozenset({"var", "std", "nanvar", "nanstd"})
 
 
 def sum(*args: Any, **kwargs: Any) -> Array:  # noqa: A001 - dask.array's name
@@ -139,7 +155,14 @@ def _bridged(legacy: Any, path: str | None = None) -> Any:
             return legacy(*args, **kwargs)
         import dask.array
 
-        target = legacy if path is None else functools.reduce(getattr, path.split("."), dask.array)
+        try:
+            # ``dask.array.fft`` is then a function, not the module: its module's
+            # functions take task-graph arrays
+            target = (
+                legacy if path is None else functools.reduce(getattr, path.split("."), dask.array)
+            )
+        except AttributeError:
+            return legacy(*args, **kwargs)
         try:
             return _on_expressions(target, args, kwargs)
         except NotImplementedError as error:  # not written for expressions yet
@@ -176,20 +199,23 @@ def _on_expressions(target: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) 
 
 
 def _taken_back(result: Any, known: set[Any], inputs: list[Array]) -> Any:
-    """An expression array's tasks (those of ``known`` keys left out: they are the inputs'
-    own) as a task-graph array over ``inputs``; tuples and lists of them item by item."""
+    """A dask array's tasks (those of ``known`` keys left out: they are the inputs' own) as
+    one layer of a task-graph array over ``inputs``; tuples and lists item by item."""
     if type(result) in (list, tuple):
         return type(result)(_taken_back(item, known, inputs) for item in result)
-    if not is_dask_array(result) or isinstance(result, Array):
+    if not is_dask_array(result):
         return result
+    # A task-graph result too: dask's scans build one over expression arrays, whose layers
+    # then read the inputs' keys without naming their layers.
     from . import distributed_internals as internals
 
     tasks = internals.graph_tasks(result.__dask_graph__())
     if tasks is None:  # pragma: no cover - expressions came with dask's task objects
         raise NotImplementedError("dask's expression arrays without its task objects")
     own = {key: task for key, task in tasks.items() if key not in known}
-    graph = HighLevelGraph.from_collections(result.name, own, dependencies=list[Any](inputs))
-    return Array(graph, result.name, result.chunks, meta=internals.meta_of(result))
+    (name,) = {key[0] for key in _flat(result.__dask_keys__())}  # the lowered expression's
+    graph = HighLevelGraph.from_collections(name, own, dependencies=list[Any](inputs))
+    return Array(graph, name, result.chunks, meta=internals.meta_of(result))
 
 
 def _module(name: str) -> Any:

@@ -31,7 +31,7 @@ distributed": 2026.8.0 when this was written).
 | ``Client.futures[key].status`` (``FutureState.status``), ``dask._task_spec.GraphNode``, its ``dependencies`` and ``__call__(values)``, ``Worker.data`` | a check's partial tasks read persisted keys this client holds finished futures of, and are computed by ``Client.run`` on the workers holding them (``futures_finished``, ``is_task``, ``task_dependencies``, ``run_task``: ``parts_in_place``) | 2024.1.0 (``GraphNode``: the task objects of dask 2024.12 and later, not read in an older release) | ``parts_in_place`` returns ``None``: the partial tasks go through the scheduler (a check costs about twice a bare round trip again) |
 | ``Client.rpc`` (its connection pool), the ``run`` handler of ``Worker`` (the message ``Client.run`` has the scheduler's ``broadcast`` forward: ``function``, ``args``, ``kwargs`` pickled by ``distributed.protocol.pickle.dumps``, ``wait``; the reply's ``status`` and ``result``) | a check's partial tasks sent to the workers straight from the client, not through the scheduler, where the client talks to its workers directly (``run_on_workers``: ``parts_in_place``) | 2024.1.0 | ``run_on_workers`` fails and ``parts_in_place`` asks through ``Client.run`` every time (one more hop each way: a check on the embedded cluster about 3 ms instead of 2.2-2.9 ms); make ``run_on_workers`` call ``Client.run`` |
 | ``dask._task_spec.convert_legacy_graph``, ``Task`` (``func``, ``args``, ``kwargs``, ``substitute``) | a graph's tasks as dask's task objects, and a dependency-free task computed inside its one consumer as a nested task (``graph_tasks``, ``is_plain_task``, ``with_inlined``: ``_lowering/inline_roots.py``) | 2025.1.0 (the task objects of dask 2024.12 and later) | ``graph_tasks`` returns ``None``: every task stays a task of its own (Monte Carlo pi's random blocks are held between two tasks again) |
-| ``dask.array._array_expr._collection.from_graph`` (with ``array.query-planning`` on) | an expression array over a task graph's keys: what dask's own ``persist`` of an expression array returns (``expression_from_graph``: ``dask_arrays.for_user``, ``to_dask()``), and one standing for a task-graph array, its keys' tasks left out, when a dask.array function is called on expressions (``expression_over_keys``: ``dask_arrays``) | 2025.1.0 | with query planning on, ``to_dask()`` and the reductions of ``dask_arrays`` raise ``NotImplementedError`` naming this row; with it off nothing changes |
+| ``dask.array._array_expr._collection.from_graph`` (with ``array.query-planning`` on) | an expression array over a task graph's keys: what dask's own ``persist`` of an expression array returns (``expression_from_graph``: ``dask_arrays.for_user``, ``to_dask()``), and, with ``dask._task_spec.TaskRef`` (a reference to a key) as each block, one standing for a task-graph array without its tasks when a dask.array function is called on expressions (``expression_over_keys``: ``dask_arrays``) | 2025.1.0 | with query planning on, ``to_dask()`` and the reductions of ``dask_arrays`` raise ``NotImplementedError`` naming this row; with it off nothing changes |
 | ``dask.array.Array._meta`` | the chunk type of a dask array, kept when an array is rebuilt over new keys (``meta_of``: ``lineage``; see the note below) | 2024.1.0 | ``dask.array.utils.meta_from_array(array)`` (public; rebuilds an empty meta of the same type) |
 
 ``_meta`` is dask's metadata attribute: not in ``dask.array.Array``'s documented attributes,
@@ -118,6 +118,7 @@ INTERNALS = (
     Internal("dask._task_spec.Task", "args"),
     Internal("dask._task_spec.Task", "kwargs"),
     Internal("dask.array._array_expr._collection", "from_graph"),
+    Internal("dask._task_spec", "TaskRef"),
 )
 
 # --- the client registry (client_lookup) ---------------------------------------------
@@ -434,16 +435,12 @@ def expression_from_graph(array: Any) -> Any:
 
 
 def expression_over_keys(array: Any) -> Any:
-    """An expression array standing for the blocks of a task-graph dask array: its graph
-    holds an alias of each of ``array``'s keys and a placeholder task for each key itself
-    (never run: whoever reads the result's tasks supplies ``array``'s own)."""
+    """An expression array standing for the blocks of a task-graph dask array: each of its
+    blocks a reference to one of ``array``'s keys (``TaskRef``), none of ``array``'s tasks in
+    its graph (whoever reads the result's tasks supplies them)."""
     keys = _block_keys(array)
-    placeholders = {key: (_never_run, key) for key in keys}
-    return _from_graph()(placeholders, array._meta, array.chunks, keys, _prefix(array))
-
-
-def _never_run(key: Any) -> Any:
-    raise RuntimeError(f"the placeholder of {key!r} ran: its own task was not supplied")
+    references = {key: _task_spec("TaskRef")(key) for key in keys}
+    return _from_graph()(references, array._meta, array.chunks, keys, _prefix(array))
 
 
 def _from_graph() -> Callable[..., Any]:
