@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy
 
+from .._array import memory_order
 from .._array.coercion import as_expr, check_dtype
 from .._ir.leaves import DaskData, Eye, Fill, HostData
 from .._runtime.dask_arrays import task_graph_array
@@ -65,9 +66,23 @@ def _chunks(shape: tuple[int, ...], chunks: Any) -> Chunks | None:
     return normalized
 
 
-def _check_order(order: str) -> None:
-    if order not in ("C", "K", "A", None):
-        raise NotImplementedError("dask_gpunumeric creates C-ordered arrays only (order='C')")
+def _is_fortran_order(order: Any) -> bool:
+    """Whether a creation function's ``order`` is ``'F'`` (NumPy's error for one that is
+    neither ``'C'`` nor ``'F'``)."""
+    return memory_order.order_of(order, lambda o: numpy.empty(0, order=o)) == "F"
+
+
+def _is_fortran_like(prototype: Any, order: Any, same_ndim: bool) -> bool:
+    """Whether a ``*_like`` function's ``order`` lays its result out in Fortran order:
+    ``'F'``, or ``'A'`` of a Fortran prototype. ``'K'`` gives C order (module docstring)."""
+    order = memory_order.order_of(order, lambda o: numpy.empty_like(numpy.empty(0), order=o))
+    if order == "F":
+        return True
+    if order != "A" or not same_ndim:
+        return False
+    if isinstance(prototype, ndarray):
+        return memory_order.is_fortran(prototype)
+    return bool(numpy.isfortran(numpy.asarray(prototype)))
 
 
 def full(
@@ -81,20 +96,28 @@ def full(
     chunks: Any = None,
 ) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.full` (extra: ``chunks=``)."""
-    _check_order(order)
+    fortran = _is_fortran_order(order)
     check_device(device)
     dims = _as_tuple(shape)
     if isinstance(fill_value, ndarray) or numpy.ndim(fill_value) != 0:
         base = zeros(
             dims,
             dtype=dtype if dtype is not None else numpy.asarray(fill_value).dtype,
+            order=order,
             chunks=chunks,
         )
         base[...] = fill_value
         return base
     value = numpy.full((), fill_value, dtype=dtype)  # NumPy's dtype and its errors
     check_dtype(value.dtype)
-    return ndarray._from_expr(Fill(dims, value.dtype, value.item(), _chunks(dims, chunks)))
+    return memory_order.made_in_order(
+        lambda store_shape, blocks: ndarray._from_expr(
+            Fill(store_shape, value.dtype, value.item(), blocks)
+        ),
+        dims,
+        _chunks(dims, chunks),
+        fortran,
+    )
 
 
 def zeros(
@@ -159,9 +182,16 @@ def full_like(
     device: Any = None,
     chunks: Any = None,
 ) -> ndarray:
-    """dask_gpunumeric implementation of :func:`numpy.full_like`."""
+    """dask_gpunumeric implementation of :func:`numpy.full_like`.
+
+    Differences from NumPy: ``order='K'`` (the default) lays the result out in C order,
+    not in the prototype's (``'A'`` and ``'F'`` give Fortran order as NumPy does).
+    """
     dims, kind = _like(a, dtype, shape)
-    return full(dims, fill_value, dtype=kind, device=device, chunks=chunks)
+    fortran = _is_fortran_like(a, order, same_ndim=len(dims) == numpy.ndim(a))
+    return full(
+        dims, fill_value, dtype=kind, order="F" if fortran else "C", device=device, chunks=chunks
+    )
 
 
 def zeros_like(
@@ -175,7 +205,7 @@ def zeros_like(
     chunks: Any = None,
 ) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.zeros_like`."""
-    return full_like(a, 0, dtype=dtype, shape=shape, device=device, chunks=chunks)
+    return full_like(a, 0, dtype=dtype, order=order, shape=shape, device=device, chunks=chunks)
 
 
 def ones_like(
@@ -189,7 +219,7 @@ def ones_like(
     chunks: Any = None,
 ) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.ones_like`."""
-    return full_like(a, 1, dtype=dtype, shape=shape, device=device, chunks=chunks)
+    return full_like(a, 1, dtype=dtype, order=order, shape=shape, device=device, chunks=chunks)
 
 
 def empty_like(
@@ -203,7 +233,7 @@ def empty_like(
     chunks: Any = None,
 ) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.empty_like` (contents are zeros)."""
-    return full_like(a, 0, dtype=dtype, shape=shape, device=device, chunks=chunks)
+    return full_like(a, 0, dtype=dtype, order=order, shape=shape, device=device, chunks=chunks)
 
 
 def array(
@@ -211,7 +241,7 @@ def array(
     dtype: Any = None,
     *,
     copy: bool | None = True,
-    order: str = "K",
+    order: str | None = "K",
     subok: bool = False,
     ndmin: int = 0,
     like: Any = None,
@@ -223,31 +253,53 @@ def array(
 
     Differences from NumPy: string, object and datetime data raise ``TypeError`` (keep
     those in NumPy); ``copy=False`` raises for host data, which always travels to the
-    workers; ``chunks=`` applies to host data only (an existing dask chunking is kept).
+    workers; ``chunks=`` applies to host data only (an existing dask chunking is kept);
+    ``order='K'`` (the default) copies in C order, not in the source's layout (``'A'`` and
+    ``'F'`` keep or give Fortran order as NumPy does).
     """
+    order = memory_order.order_of(
+        order, lambda o: numpy.array(memory_order.ORDER_STAND_IN, order=o), none_means="K"
+    )
     if (
         isinstance(object, ndarray)
         and not copy
         and (dtype is None or numpy.dtype(dtype) == object.dtype)
         and ndmin <= object.ndim
+        and memory_order.is_laid_out(object, order)
     ):
         return object
     if copy is False and (isinstance(object, ndarray) or not hasattr(object, "__dask_graph__")):
-        # Host data always travels to the workers (and a dtype change or ndmin of ours is
-        # a new array): a copy NumPy's copy=False forbids.
+        # Host data always travels to the workers (and a dtype change, an ndmin or an order
+        # of ours is a new array): a copy NumPy's copy=False forbids.
         raise ValueError("Unable to avoid copy while creating an array as requested.")
-    if isinstance(object, ndarray):
-        expr = as_expr(object, dtype)
-        result = ndarray._from_expr(expr)
-    else:
-        if not hasattr(object, "__dask_graph__"):
-            host = numpy.array(object, dtype=dtype, copy=True, ndmin=ndmin)
-            check_dtype(host.dtype)
-            return ndarray._from_expr(HostData(host, _chunks(host.shape, chunks), owned=True))
-        result = ndarray._from_expr(as_expr(object, dtype))
+    if not isinstance(object, ndarray) and not hasattr(object, "__dask_graph__"):
+        return _from_host(
+            numpy.array(object, dtype=dtype, copy=True, ndmin=ndmin, order=order), order, chunks
+        )
+    source = object if isinstance(object, ndarray) else ndarray._from_expr(as_expr(object))
+    result = memory_order.copied_in_order(
+        source,
+        lambda value: ndarray._from_expr(as_expr(value, dtype)),
+        memory_order.reads_fortran(source, order),
+    )
     while result.ndim < ndmin:
         result = result[None]
     return result
+
+
+def _from_host(host: numpy.ndarray, order: str, chunks: Any) -> ndarray:
+    """Our array of a host array NumPy has just made in ``order``: a Fortran one (from
+    ``'F'`` or ``'A'``) stays Fortran, anything else is laid out in C order."""
+    check_dtype(host.dtype)
+    fortran = order in ("F", "A") and numpy.isfortran(host)
+    return memory_order.made_in_order(
+        lambda _, blocks: ndarray._from_expr(
+            HostData(host.T if fortran else host, blocks, owned=True)
+        ),
+        host.shape,
+        _chunks(host.shape, chunks),
+        fortran,
+    )
 
 
 def asarray(
@@ -260,20 +312,26 @@ def asarray(
     like: Any = None,
     chunks: Any = None,
 ) -> ndarray:
-    """dask_gpunumeric implementation of :func:`numpy.asarray`: our arrays pass through."""
+    """dask_gpunumeric implementation of :func:`numpy.asarray`: our arrays pass through
+    (copied when ``dtype`` or ``order`` asks for another dtype or layout)."""
     check_device(device)
     same_dtype = dtype is None or numpy.dtype(dtype) == getattr(a, "dtype", None)
     if isinstance(a, ndarray) and same_dtype and copy is not True:
-        return a
-    return array(a, dtype=dtype, copy=copy, chunks=chunks)
+        kept = memory_order.order_of(
+            order, lambda o: numpy.asarray(memory_order.ORDER_STAND_IN, order=o), none_means="K"
+        )
+        if memory_order.is_laid_out(a, kept):
+            return a
+    return array(a, dtype=dtype, copy=copy, order=order, chunks=chunks)
 
 
 asanyarray = asarray
 
 
 def copy(a: Any, order: str = "K", subok: bool = False) -> ndarray:
-    """dask_gpunumeric implementation of :func:`numpy.copy`: a new store, same value."""
-    return array(a, copy=True)
+    """dask_gpunumeric implementation of :func:`numpy.copy`: a new store, same value (laid
+    out as :func:`array` lays it out for ``order``)."""
+    return array(a, copy=True, order=order)
 
 
 def from_dask(array: Any) -> ndarray:
@@ -298,13 +356,20 @@ def eye(
     chunks: Any = None,
 ) -> ndarray:  # noqa: N803
     """dask_gpunumeric implementation of :func:`numpy.eye`."""
-    _check_order(order)
+    fortran = _is_fortran_order(order)
     check_device(device)
     shape = (operator.index(N), operator.index(N if M is None else M))
     _as_tuple(shape)
     check_dtype(numpy.dtype(dtype))
-    return ndarray._from_expr(
-        Eye(shape, numpy.dtype(dtype), operator.index(k), _chunks(shape, chunks))
+    # In Fortran order the store holds the transpose: the eye of M x N, diagonal -k.
+    diagonal = -operator.index(k) if fortran else operator.index(k)
+    return memory_order.made_in_order(
+        lambda store_shape, blocks: ndarray._from_expr(
+            Eye((store_shape[0], store_shape[1]), numpy.dtype(dtype), diagonal, blocks)
+        ),
+        shape,
+        _chunks(shape, chunks),
+        fortran,
     )
 
 

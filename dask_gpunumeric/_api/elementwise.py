@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy
 
+from .._array import memory_order
 from .._array.coercion import as_expr, as_operand, check_dtype
 from .._array.store import Store
 from .._array.viewspec import ViewSpec
@@ -90,20 +91,31 @@ def astype(
     device: Any = None,
 ) -> ndarray:
     """dask_gpunumeric implementation of :meth:`numpy.ndarray.astype` and
-    :func:`numpy.astype`."""
+    :func:`numpy.astype`.
+
+    Differences from NumPy: ``order='K'`` (the default) gives C order, not ``x``'s layout
+    (``'A'`` and ``'F'`` give Fortran order as NumPy does).
+    """
     check_device(device)
     dtype = numpy.dtype(dtype)
     if not isinstance(x, ndarray):
         x = ndarray._from_expr(as_expr(x))
     check_dtype(dtype)
+    order = memory_order.order_of(
+        order, lambda o: memory_order.ORDER_STAND_IN.astype(float, order=o), none_means="K"
+    )
     if not numpy.can_cast(x.dtype, dtype, casting=casting):
         raise TypeError(
             f"Cannot cast array data from {x.dtype!r} to {dtype!r} according to the rule {casting!r}"
         )
-    if not copy and dtype == x.dtype:
+    if not copy and dtype == x.dtype and memory_order.is_laid_out(x, order):
         return x
     # A new store holding the value read now: later writes to x do not reach the copy.
-    return ndarray._from_expr(cast_node(x._read(), dtype))
+    return memory_order.copied_in_order(
+        x,
+        lambda value: ndarray._from_expr(cast_node(value._read(), dtype)),
+        memory_order.reads_fortran(x, order),
+    )
 
 
 def real(val: Any) -> ndarray:

@@ -369,13 +369,13 @@ class ndarray(ArrayHandle):  # noqa: N801 - NumPy's name
 
     # -- copies and writes ------------------------------------------------------------------
     def copy(self, order: str = "C") -> ndarray:
-        return creation.copy(self)
+        return creation.copy(self, order)
 
     def fill(self, value: Any) -> None:
         self[...] = value
 
     def flatten(self, order: str = "C") -> ndarray:
-        return creation.copy(self.reshape(-1))
+        return creation.copy(self.ravel(order))
 
     def put(self, ind: Any, v: Any, mode: str = "raise") -> None:
         insertion.put(self, ind, v, mode)

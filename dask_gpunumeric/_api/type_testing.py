@@ -1,8 +1,8 @@
 """Array type testing and memory layout (NumPy's "Logic functions: array type testing",
 "Data type routines" and layout helpers): ``iscomplex``, ``isreal``, ``isposinf``,
 ``isneginf`` are ufunc compositions; ``iscomplexobj``, ``common_type``... read only
-dtypes; the layout functions (``ascontiguousarray``, ``require``...) coerce, since our
-chunks are always C-ordered.
+dtypes; the layout functions (``ascontiguousarray``, ``isfortran``...) read and make the
+layouts ``_array.memory_order`` keeps (a Fortran array is a transposed view).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy
 
+from .._array import memory_order
 from .creation import asarray, zeros
 from .ndarray import ndarray
 from .reductions import all as all_
@@ -68,14 +69,10 @@ def isrealobj(x: Any) -> bool:
 
 
 def isfortran(a: Any) -> bool:
-    """dask_gpunumeric implementation of :func:`numpy.isfortran`.
-
-    Differences from NumPy
-    ----------------------
-    Our arrays are always C-ordered (chunks are), so the answer for them is ``False``.
-    """
+    """dask_gpunumeric implementation of :func:`numpy.isfortran` (our array's layout: a
+    Fortran-ordered array, or a transpose, is F- and not C-contiguous)."""
     if isinstance(a, ndarray):
-        return False
+        return memory_order.is_fortran(a)
     return bool(numpy.isfortran(a))
 
 
@@ -151,22 +148,22 @@ def asarray_chkfinite(a: Any, dtype: Any = None, order: Any = None) -> ndarray:
 
 def ascontiguousarray(a: Any, dtype: Any = None, *, like: Any = None) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.ascontiguousarray` (at least 1-d)."""
-    array = asarray(a, dtype=dtype)
+    array = asarray(a, dtype=dtype, order="C")
     return array.reshape(1) if array.ndim == 0 else array
 
 
 def asfortranarray(a: Any, dtype: Any = None, *, like: Any = None) -> ndarray:
-    """dask_gpunumeric implementation of :func:`numpy.asfortranarray`.
-
-    Differences from NumPy
-    ----------------------
-    Chunks stay C-ordered: the layout of a partitioned array is the chunks' business.
-    """
-    return ascontiguousarray(a, dtype=dtype)
+    """dask_gpunumeric implementation of :func:`numpy.asfortranarray` (at least 1-d)."""
+    array = asarray(a, dtype=dtype, order="F")
+    return array.reshape(1) if array.ndim == 0 else array
 
 
 def require(a: Any, dtype: Any = None, requirements: Any = None, *, like: Any = None) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.require` (requirements are checked
-    like NumPy's; every array of ours is aligned, writeable and owns its data)."""
+    like NumPy's; ``'C'`` and ``'F'`` lay the array out so; every array of ours is aligned,
+    writeable and owns its data)."""
     numpy.require(numpy.empty(0), None, requirements)
-    return asarray(a, dtype=dtype)
+    # NumPy's names of the two layouts all start with their letter (C_CONTIGUOUS, FORTRAN...).
+    letters = {str(name).upper()[:1] for name in requirements or ()}
+    order = "C" if "C" in letters else "F" if "F" in letters else None
+    return asarray(a, dtype=dtype, order=order)

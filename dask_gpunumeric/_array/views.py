@@ -9,6 +9,7 @@ from typing import Any
 import numpy
 
 from .._ir.indexing import Region, Reshape
+from . import memory_order
 
 
 def _view(array: Any, region: Region) -> Any:
@@ -36,22 +37,26 @@ def swapaxes(array: Any, axis1: int, axis2: int) -> Any:
     return _view(array, Region.transposition(array.shape, tuple(order)))
 
 
-def _requested_shape(size: int, shape: Any) -> tuple[int, ...]:
-    """NumPy's reading of a reshape target, ``-1`` resolved, with NumPy's errors."""
+def _requested_shape(size: int, shape: Any, order: Any) -> tuple[int, ...]:
+    """NumPy's reading of a reshape target, ``-1`` resolved, with NumPy's errors (for a bad
+    order too)."""
     probe = numpy.broadcast_to(numpy.zeros((), dtype=numpy.uint8), (size,))
-    return numpy.reshape(probe, shape).shape
+    return numpy.reshape(probe, shape, order=order).shape
 
 
-def reshape(array: Any, shape: Any, order: str = "C", copy: bool | None = None) -> Any:
+def reshape(array: Any, shape: Any, order: Any = "C", copy: bool | None = None) -> Any:
     """A view when NumPy would give one (it decides, on a stand-in with the view's strides),
-    else a new array."""
-    if order not in ("C", "A"):
-        raise NotImplementedError(
-            "dask_gpunumeric.reshape supports order='C' only; use .compute() and numpy for 'F'"
-        )
+    else a new array. In Fortran order (``'F'``, or ``'A'`` of a Fortran array) it is
+    ``array.T.reshape(shape[::-1]).T``: a view exactly where NumPy's is one."""
     if isinstance(shape, (int, numpy.integer)):
         shape = (shape,)
-    new_shape = _requested_shape(math.prod(array.shape), tuple(shape))
+    new_shape = _requested_shape(math.prod(array.shape), tuple(shape), order)
+    if memory_order.reads_fortran(array, memory_order.order_of(order)):
+        return transpose(_reshape_in_c_order(transpose(array), new_shape[::-1], copy))
+    return _reshape_in_c_order(array, new_shape, copy)
+
+
+def _reshape_in_c_order(array: Any, new_shape: tuple[int, ...], copy: bool | None) -> Any:
     if copy is not True:
         try:
             numpy.reshape(array._view.layout_stand_in(), new_shape, copy=False)
@@ -63,5 +68,12 @@ def reshape(array: Any, shape: Any, order: str = "C", copy: bool | None = None) 
     return type(array)._from_expr(Reshape(array._read(), new_shape))
 
 
-def ravel(array: Any, order: str = "C") -> Any:
-    return reshape(array, (-1,), order=order)
+def ravel(array: Any, order: Any = "C") -> Any:
+    """``array`` read in ``order`` (``'K'``: as its strides lie, NumPy's way) into one
+    axis: a view where NumPy's ravel gives one (the reading is contiguous), else a copy."""
+    order = memory_order.order_of(order, lambda o: numpy.ravel(memory_order.ORDER_STAND_IN, o))
+    axes = memory_order.reading_axes(array, order)
+    reading = array if axes == tuple(range(array.ndim)) else transpose(array, axes)
+    if reading._view.layout_stand_in().flags.c_contiguous:
+        return _reshape_in_c_order(reading, (array.size,), None)
+    return type(array)._from_expr(Reshape(reading._read(), (array.size,)))
