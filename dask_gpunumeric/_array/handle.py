@@ -18,6 +18,7 @@ from .._runtime.cluster import inside_client_call
 from .._runtime.memory import check_fits_cluster
 from . import indexing, views
 from .dask_collection import DaskCollectionMixin
+from .flags import ArrayFlags, array_flags, set_flags
 from .html_repr import html_repr
 from .materialize import compute_expr, persist_expr
 from .store import Store
@@ -38,9 +39,10 @@ class ArrayHandle(DaskCollectionMixin):
     return live views of the same store: writes through any of them are seen by all.
     """
 
-    __slots__ = ("_store", "_view")
+    __slots__ = ("_store", "_view", "_owns_data")
     _store: Store
     _view: ViewSpec
+    _owns_data: bool  # made with its store (NumPy's OWNDATA), not a view of another array
     __array_priority__ = 200
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -54,6 +56,7 @@ class ArrayHandle(DaskCollectionMixin):
         self = object.__new__(cls)
         self._store = store
         self._view = view
+        self._owns_data = False
         self._lowered = None
         return self
 
@@ -65,13 +68,16 @@ class ArrayHandle(DaskCollectionMixin):
         self = object.__new__(cls)
         self._store = Store.holding_chunk(chunk, backend)
         self._view = whole_view(chunk.shape)
+        self._owns_data = True
         self._lowered = None
         return self
 
     @classmethod
     def _from_expr(cls, expr: Expr) -> Self:
         """A new base array (its own store) holding ``expr``."""
-        return cls._from_parts(Store(expr), ViewSpec(expr.shape))
+        self = cls._from_parts(Store(expr), ViewSpec(expr.shape))
+        self._owns_data = True
+        return self
 
     def _read(self) -> Expr:
         """The current value: captures the store's version now (NumPy's order of effects)."""
@@ -101,6 +107,16 @@ class ArrayHandle(DaskCollectionMixin):
     @property
     def nbytes(self) -> int:
         return self.size * self.itemsize
+
+    @property
+    def flags(self) -> ArrayFlags:
+        """NumPy's flags of this view (``_array/flags.py``); ``writeable`` can be set."""
+        return array_flags(self)
+
+    def setflags(self, write: Any = None, align: Any = None, uic: Any = None) -> None:
+        """NumPy's ``setflags``: ``write=False`` makes every later write through this
+        array, and through views made from it afterwards, raise NumPy's ``ValueError``."""
+        set_flags(self, write, align, uic)
 
     @property
     def T(self) -> Self:  # noqa: N802 - NumPy's name

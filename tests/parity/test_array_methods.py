@@ -1,0 +1,262 @@
+"""Array methods against NumPy on the same input: ``setflags`` and settable ``flags``
+(read-only arrays refuse every write, views inherit it), ``flat``, ``tobytes`` and ``view``.
+
+Each case runs the same program on a NumPy array and on ours (several blocks: small
+``chunks=``; a large one too, lowered to dask, where the route differs), and compares
+values, dtypes, shapes, and the exception's type and message."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy
+import pytest
+
+import dask_gpunumeric as dnp
+from dask_gpunumeric.testing import assert_eq, assert_raises_like, numbered_values
+
+Program = Callable[[Any, Any], Any]
+
+
+def _twins(shape: tuple[int, ...], chunks: Any = 2, dtype: str = "float64") -> tuple[Any, Any]:
+    host = numbered_values(shape, dtype)
+    return host.copy(), dnp.array(host, chunks=chunks)
+
+
+def _same_error(program: Program, expected: Any, ours: Any) -> None:
+    """``program(module, array)`` raises on both, the same class and message."""
+    error = assert_raises_like(lambda: program(numpy, expected), lambda: program(dnp, ours))
+    try:
+        program(numpy, expected)
+    except Exception as numpy_error:  # noqa: BLE001 - the oracle's message, whatever it is
+        assert str(error) == str(numpy_error)
+
+
+# -- read-only arrays: setflags(write=False), flags.writeable = False ------------------------
+
+
+def _iadd(m: Any, a: Any) -> None:
+    a += 1
+
+
+# Every route a write takes, each with the message NumPy gives for it.
+WRITES: dict[str, Program] = {
+    "setitem": lambda m, a: a.__setitem__((0, slice(None)), 5.0),
+    "element": lambda m, a: a.__setitem__((1, 2, 0), 5.0),
+    "integer array": lambda m, a: a.__setitem__(([0, 1],), 5.0),
+    "mask": lambda m, a: a.__setitem__(a > 3, 5.0),
+    "in place": _iadd,
+    "ufunc out": lambda m, a: m.multiply(a, 2, out=a),
+    "reduction out": lambda m, a: m.sum(a, axis=0, out=a[0]),
+    "cumsum out": lambda m, a: m.cumsum(a, axis=1, out=a),
+    "clip out": lambda m, a: m.clip(a, 2, 4, out=a),
+    "matmul out": lambda m, a: m.matmul(a, a.transpose(0, 2, 1)[..., :2], out=a),
+    "copyto": lambda m, a: m.copyto(a, 7.0),
+    "fill": lambda m, a: a.fill(7.0),
+    "put": lambda m, a: m.put(a, [0, 3], [1.0, 2.0]),
+    "put method": lambda m, a: a.put([0, 3], [1.0, 2.0]),
+    "putmask": lambda m, a: m.putmask(a, a > 3, 0.0),
+    "place": lambda m, a: m.place(a, a > 3, [0.0]),
+    "put_along_axis": lambda m, a: m.put_along_axis(a, m.zeros((2, 3, 1), int), 1.0, axis=2),
+    "sort": lambda m, a: a.sort(axis=1),
+    "partition": lambda m, a: a.partition(1, axis=1),
+    "fill_diagonal": lambda m, a: m.fill_diagonal(a[:2, :2, 0], 9.0),
+    "real": lambda m, a: a.real.__setitem__(0, 1.0),
+}
+
+MAKE_READ_ONLY: dict[str, Callable[[Any], None]] = {
+    "setflags": lambda a: a.setflags(write=False),
+    "flags.writeable": lambda a: setattr(a.flags, "writeable", False),
+    "flags['W']": lambda a: a.flags.__setitem__("W", False),
+}
+
+
+@pytest.mark.parametrize("how", MAKE_READ_ONLY)
+@pytest.mark.parametrize("write", WRITES)
+def test_a_read_only_array_refuses_every_write(how: str, write: str) -> None:
+    expected, ours = _twins((2, 3, 2), chunks=(1, 2, 1))
+    MAKE_READ_ONLY[how](expected)
+    MAKE_READ_ONLY[how](ours)
+    assert ours.flags.writeable is False and ours.flags["W"] is False
+    _same_error(WRITES[write], expected, ours)
+    assert_eq(ours, expected)
+
+
+@pytest.mark.parametrize("shape", [(), (7,), (2, 3, 4)])
+def test_read_only_arrays_of_any_rank_refuse_writes_and_keep_their_values(
+    shape: tuple[int, ...],
+) -> None:
+    expected, ours = _twins(shape)
+    for array in (expected, ours):
+        array.setflags(write=False)
+    _same_error(lambda m, a: a.__setitem__(..., 0.0), expected, ours)
+    _same_error(_iadd, expected, ours)
+    assert_eq(ours, expected)
+    assert_eq(ours + 1, expected + 1)  # reading is unaffected
+
+
+def test_views_made_after_are_read_only_views_made_before_still_write() -> None:
+    expected, ours = _twins((4, 6), chunks=(3, 4))
+    before = (expected[1:, ::2], ours[1:, ::2])
+    for array in (expected, ours):
+        array.flags.writeable = False
+    makers: list[Callable[[Any], Any]] = [
+        lambda a: a[1:3],
+        lambda a: a.T,
+        lambda a: a[..., None],
+        lambda a: a.reshape(2, 12),
+        lambda a: a.ravel(),
+        lambda a: a[2, ...],
+        lambda a: a[1:][::-1, 1:][0],
+    ]
+    for make in makers:
+        view_expected, view_ours = make(expected), make(ours)
+        assert view_ours.flags.writeable is view_expected.flags.writeable is False
+        _same_error(lambda m, v: v.__setitem__(..., 0.0), view_expected, view_ours)
+        _same_error(lambda m, v: v.setflags(write=True), view_expected, view_ours)
+    for view in before:
+        assert view.flags.writeable
+        view[0] = -1.0  # NumPy's views keep the flag they were made with
+    assert_eq(ours, expected)
+    assert_eq(before[1], before[0])
+
+
+def test_copies_of_a_read_only_array_are_writeable() -> None:
+    expected, ours = _twins((3, 4))
+    for array in (expected, ours):
+        array.setflags(write=False)
+    makers: list[Callable[[Any], Any]] = [
+        lambda a: a.copy(),
+        lambda a: a + 0,
+        lambda a: a[[0, 2]],
+        lambda a: a.astype(numpy.int32),
+        lambda a: a.flatten(),
+        lambda a: a.T.reshape(12),  # not a view: a copy
+    ]
+    for make in makers:
+        copy_expected, copy_ours = make(expected), make(ours)
+        assert copy_ours.flags.writeable and copy_expected.flags.writeable
+        copy_expected[...] = 1
+        copy_ours[...] = 1
+        assert_eq(copy_ours, copy_expected)
+    assert_eq(ours, expected)
+
+
+def test_writeable_again_where_numpy_allows_it() -> None:
+    expected, ours = _twins((5,))
+    pairs = [(expected, ours)]
+    earlier = (expected[:2], ours[:2])  # made while the base is writeable
+    for array in (expected, ours):
+        array.flags.writeable = False
+    pairs.append((expected[1:], ours[1:]))  # read-only, of a read-only base
+    # A view of a read-only base, even a writeable one, cannot be made writeable.
+    _same_error(lambda m, v: v.setflags(write=True), *pairs[1])
+    _same_error(lambda m, v: v.setflags(write=True), *earlier)
+    assert earlier[1].flags.writeable  # and the refused call changed nothing
+    # The base can, and then its views can too.
+    for array in (expected, ours):
+        array.flags.writeable = True
+        array[0] = 10.0
+    for view_expected, view_ours in pairs[1:]:
+        assert view_ours.flags.writeable is view_expected.flags.writeable is False
+        view_expected.setflags(write=True)
+        view_ours.setflags(write=True)
+        view_expected[0] += 100
+        view_ours[0] += 100
+    assert_eq(ours, expected)
+
+
+def test_a_read_only_view_leaves_its_base_writeable() -> None:
+    expected, ours = _twins((3, 4), chunks=(2, 3))
+    views = (expected[1:], ours[1:])
+    for view in views:
+        view.setflags(write=False)
+    _same_error(lambda m, v: v.__setitem__(0, 1.0), *views)
+    expected[1, 1] = -5.0
+    ours[1, 1] = -5.0
+    assert_eq(views[1], views[0])  # still a live view
+    for view in views:
+        view.setflags(write=True)  # its base is writeable
+        view[0, 0] = -7.0
+    assert_eq(ours, expected)
+
+
+def test_a_flags_object_sets_the_array_it_came_from() -> None:
+    expected, ours = _twins((3,))
+    flags_expected, flags_ours = expected.flags, ours.flags
+    flags_expected.writeable = False
+    flags_ours.writeable = False
+    assert flags_ours.writeable is flags_expected.writeable is True  # NumPy's: a snapshot
+    assert ours.flags.writeable is expected.flags.writeable is False
+    flags_expected["WRITEABLE"] = True
+    flags_ours["WRITEABLE"] = True
+    ours[0] = expected[0] = 3.0
+    assert_eq(ours, expected)
+
+
+SET_FLAGS: dict[str, Program] = {
+    "c_contiguous": lambda m, a: setattr(a.flags, "c_contiguous", True),
+    "f_contiguous": lambda m, a: setattr(a.flags, "f_contiguous", False),
+    "owndata": lambda m, a: setattr(a.flags, "owndata", False),
+    "upper case": lambda m, a: setattr(a.flags, "WRITEABLE", False),
+    "unknown attribute": lambda m, a: setattr(a.flags, "nonsense", False),
+    "item C": lambda m, a: a.flags.__setitem__("C", True),
+    "item O": lambda m, a: a.flags.__setitem__("OWNDATA", True),
+    "unknown item": lambda m, a: a.flags.__setitem__("NONSENSE", True),
+    "writebackifcopy": lambda m, a: setattr(a.flags, "writebackifcopy", True),
+    "uic": lambda m, a: a.setflags(write=False, uic=True),
+    "four arguments": lambda m, a: a.setflags(True, None, None, None),
+}
+
+
+@pytest.mark.parametrize("name", SET_FLAGS)
+def test_flags_numpy_does_not_let_be_set(name: str) -> None:
+    expected, ours = _twins((2, 3))
+    error = assert_raises_like(
+        lambda: SET_FLAGS[name](numpy, expected), lambda: SET_FLAGS[name](dnp, ours)
+    )
+    if isinstance(error, ValueError):
+        _same_error(SET_FLAGS[name], expected, ours)
+    assert ours.flags.writeable  # a refused setflags changes nothing
+    assert ours.flags == ours.flags and ours.flags.c_contiguous
+
+
+def test_flags_numpy_lets_be_set_change_nothing_else() -> None:
+    expected, ours = _twins((2, 3))
+    for array in (expected, ours):
+        array.flags.aligned = True
+        array.flags.writebackifcopy = False
+        array.setflags(align=True, uic=False)
+        array.setflags()
+        array[0, 0] = 9.0
+    assert_eq(ours, expected)
+    assert ours.flags["A"] is expected.flags["A"] is True
+
+
+def test_imag_of_a_real_array_can_be_made_writeable_as_in_numpy() -> None:
+    expected, ours = _twins((4,))
+    imaginary = (expected.imag, ours.imag)
+    for part in imaginary:
+        assert not part.flags.writeable
+        part.setflags(write=True)
+        part[1:] = 2.0
+    assert_eq(imaginary[1], imaginary[0])
+    assert_eq(ours, expected)
+
+
+def test_owndata_is_false_for_every_view() -> None:
+    expected, ours = _twins((3, 4))
+    for make in (lambda a: a, lambda a: a[...], lambda a: a[:], lambda a: a.T, lambda a: a[1]):
+        assert make(ours).flags.owndata is make(expected).flags.owndata
+
+
+def test_broadcast_and_diagonal_views_cannot_be_made_writeable() -> None:
+    # Differences from NumPy: NumPy lets them be written (memory they share with their
+    # base); ours are computed views that cannot be written through.
+    ours = dnp.arange(9.0).reshape(3, 3)
+    for view in (dnp.broadcast_to(ours[0], (2, 3)), ours.diagonal()):
+        with pytest.raises(ValueError, match="cannot set WRITEABLE flag to True"):
+            view.setflags(write=True)
+        assert not view.flags.writeable
+        view.setflags(write=False)  # clearing it is fine
