@@ -378,6 +378,14 @@ class ndarray(ArrayHandle):  # noqa: N801 - NumPy's name
     def flatten(self, order: str = "C") -> ndarray:
         return creation.copy(self.reshape(-1))
 
+    @property
+    def flat(self) -> flat_iterator.FlatIterator:
+        return flat_iterator.FlatIterator(self)
+
+    @flat.setter
+    def flat(self, value: Any) -> None:
+        flat_iterator.assign_all(self, value)
+
     def put(self, ind: Any, v: Any, mode: str = "raise") -> None:
         insertion.put(self, ind, v, mode)
 
@@ -553,6 +561,7 @@ from . import (  # noqa: E402
     creation,
     diagonals,
     elementwise,
+    flat_iterator,
     generalized_ufuncs,
     insertion,
     io,

@@ -260,3 +260,202 @@ def test_broadcast_and_diagonal_views_cannot_be_made_writeable() -> None:
             view.setflags(write=True)
         assert not view.flags.writeable
         view.setflags(write=False)  # clearing it is fine
+
+
+# -- a.flat ------------------------------------------------------------------------------
+
+# Shapes and chunks: 0-d, 1-d, 3-d in several blocks, and one large enough to be lowered
+# to dask (tests lower min-chunk-elements to 4096), in 4 blocks.
+FLAT_ARRAYS: dict[str, Callable[[], tuple[Any, Any]]] = {
+    "0-d": lambda: _twins(()),
+    "1-d": lambda: _twins((7,), chunks=3),
+    "3-d": lambda: _twins((2, 3, 4), chunks=(1, 2, 3)),
+    "large": lambda: _twins((4, 5_000), chunks=(2, 2_500)),
+}
+
+FLAT_INDICES: dict[str, Callable[[int], Any]] = {
+    "int": lambda n: 1 % n,
+    "negative int": lambda n: -1,
+    "numpy int": lambda n: numpy.int64(n - 1),
+    "one-tuple": lambda n: (0,),
+    "slice": lambda n: slice(1, None, 2),
+    "reversed slice": lambda n: slice(None, None, -3),
+    "empty slice": lambda n: slice(3, 1),
+    "ellipsis": lambda n: ...,
+    "list": lambda n: [0, n - 1, 0],
+    "2-d integer array": lambda n: numpy.array([[0, n - 1], [n // 2, -1]]),
+    "0-d integer array": lambda n: numpy.array(n // 2),
+    "empty list": lambda n: [],
+    "one-tuple of a slice": lambda n: (slice(None, 2),),
+    "boolean array": lambda n: numpy.arange(n) % 3 == 1,
+}
+
+
+@pytest.mark.parametrize("index", FLAT_INDICES)
+@pytest.mark.parametrize("shape", FLAT_ARRAYS)
+def test_flat_reads_copies(shape: str, index: str) -> None:
+    expected, ours = FLAT_ARRAYS[shape]()
+    item = FLAT_INDICES[index](expected.size)
+    ours_item = dnp.asarray(item) if isinstance(item, numpy.ndarray) and item.ndim else item
+    result_expected, result_ours = expected.flat[item], ours.flat[ours_item]
+    assert_eq(result_ours, numpy.asarray(result_expected))
+    if result_ours.ndim:
+        result_ours[...] = -1.0  # a copy: the array is unchanged
+    assert_eq(ours, expected)
+
+
+@pytest.mark.parametrize("index", FLAT_INDICES)
+@pytest.mark.parametrize("shape", FLAT_ARRAYS)
+def test_flat_writes_cycle_values_in_c_order(shape: str, index: str) -> None:
+    expected, ours = FLAT_ARRAYS[shape]()
+    item = FLAT_INDICES[index](expected.size)
+    for value in (-3.0, [-1.0, -2.0, -3.0], numpy.array([[-4.0], [-5.0]])):
+        if numpy.ndim(expected.flat[item]) == 0 and numpy.size(value) > 1:
+            continue  # one element takes one value (below)
+        expected.flat[item] = value
+        ours.flat[item] = value
+        assert_eq(ours, expected)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [lambda a: a.T, lambda a: a[:, ::-2], lambda a: a[1], lambda a: a[..., None, 1:]],
+    ids=["transpose", "reversed columns", "row", "new axis"],
+)
+def test_flat_writes_through_views_reach_the_base(make: Callable[[Any], Any]) -> None:
+    expected, ours = _twins((3, 4), chunks=(2, 3))
+    views = (make(expected), make(ours))
+    for view in views:
+        view.flat[1:4] = [10.0, 20.0]
+        view.flat[[0, -1]] = 30.0
+        view.flat = numpy.array([7.0, 8.0, 9.0]) if view.size % 3 == 0 else 7.0
+        view.flat[2] = 1.5
+    assert_eq(ours, expected)
+    assert_eq(views[1], views[0])
+
+
+def test_flat_assignment_sets_every_element() -> None:
+    for shape in [(), (5,), (2, 3, 4)]:
+        expected, ours = _twins(shape, dtype="int64")
+        for value in (4, [1, 2, 3], [[1.5, 2.5]], numpy.array([9, 8, 7, 6, 5, 4, 3])):
+            expected.flat = value
+            ours.flat = value
+            assert_eq(ours, expected)
+        ours.flat = dnp.arange(3) * 2
+        expected.flat = numpy.arange(3) * 2
+        assert_eq(ours, expected)
+
+
+def test_flat_writes_take_values_of_our_arrays_and_cast_them() -> None:
+    expected, ours = _twins((3, 4), chunks=2, dtype="int32")
+    values = numpy.array([1.7, -2.2, 3.9])
+    expected.flat[::2] = values
+    ours.flat[::2] = dnp.asarray(values)
+    expected.flat[5] = numpy.array(8.5)
+    ours.flat[5] = dnp.asarray(8.5)
+    expected.flat[numpy.array([True, False] * 6)] = values[:2]
+    ours.flat[dnp.asarray(numpy.array([True, False] * 6))] = values[:2]
+    assert_eq(ours, expected)
+
+
+FLAT_ERRORS: dict[str, Program] = {
+    "out of bounds": lambda m, a: a.flat[24],
+    "negative out of bounds": lambda m, a: a.flat[-25],
+    "array out of bounds": lambda m, a: a.flat[[0, 24]],
+    "two indices": lambda m, a: a.flat[0, 1],
+    "boolean of another size": lambda m, a: a.flat[numpy.array([True, False])],
+    "2-d boolean": lambda m, a: a.flat[numpy.ones((2, 12), bool)],
+    "boolean list": lambda m, a: a.flat[[True, False]],
+    "None": lambda m, a: a.flat[None],
+    "string": lambda m, a: a.flat["a"],
+    "write out of bounds": lambda m, a: a.flat.__setitem__(24, 1.0),
+    "write two indices": lambda m, a: a.flat.__setitem__((0, 1), 1.0),
+    "write empty tuple": lambda m, a: a.flat.__setitem__((), 1.0),
+    "write ellipsis tuple": lambda m, a: a.flat.__setitem__((...,), 1.0),
+    "sequence into one element": lambda m, a: a.flat.__setitem__(3, [1.0, 2.0]),
+    "string into one element": lambda m, a: a.flat.__setitem__(3, "x"),
+    "string into a slice": lambda m, a: a.flat.__setitem__(slice(2), "x"),
+    "read-only": lambda m, a: _read_only(a).flat.__setitem__(0, 1.0),
+    "read-only flat =": lambda m, a: setattr(_read_only(a), "flat", 1.0),
+}
+
+
+def _read_only(array: Any) -> Any:
+    array.setflags(write=False)
+    return array
+
+
+@pytest.mark.parametrize("name", FLAT_ERRORS)
+def test_flat_errors_are_numpys(name: str) -> None:
+    expected, ours = _twins((2, 3, 4), chunks=(1, 2, 3))
+    _same_error(FLAT_ERRORS[name], expected, ours)
+    assert_eq(ours, expected)
+
+
+def _flat_setter(index: Any, value: Any) -> Program:
+    return lambda m, a: a.flat.__setitem__(index, value)
+
+
+def test_flat_integer_writes_check_the_value_as_numpy_does() -> None:
+    expected, ours = _twins((5,), dtype="uint8")
+    values: list[Any] = [300, numpy.nan, [7], None, "x"]
+    for value in values:
+        _same_error(_flat_setter(1, value), expected, ours)
+    for value in values[:1] + values[3:]:
+        _same_error(_flat_setter(slice(2), value), expected, ours)
+    _same_error(lambda m, a: setattr(a, "flat", numpy.nan), expected, ours)
+    assert_eq(ours, expected)
+
+
+def test_flat_reads_with_tuples_holding_everything() -> None:
+    expected, ours = _twins((2, 3))
+    for item in ((), (...,)):
+        assert_eq(ours.flat[item], expected.flat[item])
+
+
+def test_flat_deprecated_indices_warn_as_numpy_does() -> None:
+    expected, ours = _twins((2, 3))
+    for item in (1.0, True, False):
+        with pytest.warns(DeprecationWarning) as numpy_warnings:
+            result_expected = expected.flat[item]
+        with pytest.warns(DeprecationWarning) as our_warnings:
+            result_ours = ours.flat[item]
+        assert [str(w.message) for w in our_warnings] == [str(w.message) for w in numpy_warnings]
+        assert_eq(result_ours, numpy.asarray(result_expected))
+
+
+def test_flat_iterates_in_c_order_and_keeps_its_place() -> None:
+    for shape, chunks in [((), 1), ((5,), 2), ((2, 3, 2), (1, 2, 1)), ((3, 4_000), (2, 1_500))]:
+        expected, ours = _twins(shape, chunks=chunks)
+        views = [(expected, ours), (expected.T, ours.T)]
+        for view_expected, view_ours in views:
+            assert len(view_ours.flat) == len(view_expected.flat)
+            assert [float(v) for v in view_ours.flat] == [float(v) for v in view_expected.flat]
+        transposed = ours.T
+        flat_expected, flat_ours = expected.T.flat, transposed.flat
+        assert iter(flat_ours) is flat_ours and flat_ours.base is transposed
+        for _ in range(min(3, expected.size)):
+            assert float(next(flat_ours)) == float(next(flat_expected))
+            assert (flat_ours.index, flat_ours.coords) == (
+                flat_expected.index,
+                flat_expected.coords,
+            )
+
+
+def test_flat_iterator_ends_where_numpys_does() -> None:
+    expected, ours = _twins((2, 3))
+    flat_expected, flat_ours = expected.flat, ours.flat
+    assert list(map(float, flat_ours)) == list(map(float, flat_expected))
+    assert (flat_ours.index, flat_ours.coords) == (flat_expected.index, flat_expected.coords)
+    with pytest.raises(StopIteration):
+        next(flat_ours)
+
+
+def test_flat_base_copy_array_and_comparisons() -> None:
+    expected, ours = _twins((3, 4), chunks=2)
+    flat = ours.flat
+    assert flat.base is ours
+    assert_eq(flat.copy(), expected.flat.copy())
+    numpy.testing.assert_array_equal(numpy.asarray(flat), numpy.asarray(expected.flat))
+    for compare in ("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"):
+        assert_eq(getattr(flat, compare)(5.0), getattr(expected.flat, compare)(5.0))
