@@ -16,7 +16,9 @@ it is accepted, as NumPy accepts it, and changes nothing: chunks are always alig
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal
+
+import numpy
 
 from .viewspec import ComputedStep
 
@@ -143,3 +145,15 @@ def check_writeable(array: Any, message: str = "assignment destination is read-o
     write itself would refuse anyway (``ViewSpec.write``); this only words it."""
     if array._view.read_only:
         raise ValueError(message)
+
+
+def byte_order_of(array: Any, order: Any) -> Literal["C", "F"]:
+    """The order, ``"C"`` or ``"F"``, NumPy's ``tobytes(order)`` lays ``array``'s elements
+    out in: ``"A"`` and ``"K"`` are ``"F"`` for a Fortran-contiguous view (``a.T``), as in
+    NumPy. NumPy reads ``order`` itself (its errors), on a 2x2 probe with the same layout."""
+    layout = array._view.layout_stand_in().flags
+    probe = numpy.arange(4, dtype=numpy.uint8).reshape(2, 2)
+    if layout.f_contiguous and not layout.c_contiguous:
+        probe = probe.T
+    laid_out = probe.tobytes(order)
+    return "F" if laid_out == probe.tobytes("F") != probe.tobytes("C") else "C"

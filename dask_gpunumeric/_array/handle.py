@@ -18,7 +18,7 @@ from .._runtime.cluster import inside_client_call
 from .._runtime.memory import check_fits_cluster
 from . import indexing, views
 from .dask_collection import DaskCollectionMixin
-from .flags import ArrayFlags, array_flags, set_flags
+from .flags import ArrayFlags, array_flags, byte_order_of, set_flags
 from .html_repr import html_repr
 from .materialize import compute_expr, persist_expr
 from .store import Store
@@ -225,6 +225,12 @@ class ArrayHandle(DaskCollectionMixin):
 
     def tolist(self) -> Any:
         return self.__array__().tolist()
+
+    def tobytes(self, order: Any = "C") -> bytes:
+        """NumPy's ``tobytes``: the values computed, as NumPy lays out this view's bytes
+        (``order="A"``/``"K"`` follow its layout: ``a.T`` gives Fortran order)."""
+        laid_out = byte_order_of(self, order)
+        return self.__array__().tobytes(laid_out)
 
     def __float__(self) -> float:
         return float(self._host_value())

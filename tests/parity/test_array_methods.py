@@ -459,3 +459,49 @@ def test_flat_base_copy_array_and_comparisons() -> None:
     numpy.testing.assert_array_equal(numpy.asarray(flat), numpy.asarray(expected.flat))
     for compare in ("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"):
         assert_eq(getattr(flat, compare)(5.0), getattr(expected.flat, compare)(5.0))
+
+
+# -- tobytes -----------------------------------------------------------------------------
+
+TOBYTES_VIEWS: dict[str, Callable[[Any], Any]] = {
+    "whole": lambda a: a,
+    "transpose": lambda a: a.T,
+    "axes moved": lambda a: a.transpose(1, 0, 2),
+    "strided": lambda a: a[:, ::2],
+    "reversed": lambda a: a[::-1],
+    "fortran part": lambda a: a.T[:2],
+    "0-d": lambda a: a[1, 2, 3, ...],
+    "1-d": lambda a: a[1, :, 2],
+    "empty": lambda a: a[:, 3:],
+}
+
+
+@pytest.mark.parametrize("dtype", ["int16", "float64", "complex64", "bool"])
+@pytest.mark.parametrize("view", TOBYTES_VIEWS)
+def test_tobytes_gives_numpys_bytes_in_every_order(view: str, dtype: str) -> None:
+    expected, ours = _twins((2, 3, 4), chunks=(1, 2, 3), dtype=dtype)
+    view_expected, view_ours = TOBYTES_VIEWS[view](expected), TOBYTES_VIEWS[view](ours)
+    for order in ("C", "F", "A", "K", "c", "f", "a", "k", None, b"A"):
+        assert view_ours.tobytes(order) == view_expected.tobytes(order), order
+    assert view_ours.tobytes() == view_expected.tobytes()
+    assert view_ours.tobytes(order="F") == view_expected.tobytes(order="F")
+
+
+def test_tobytes_of_a_large_array_sees_writes() -> None:
+    expected, ours = _twins((4, 5_000), chunks=(2, 2_500))
+    for array in (expected, ours):
+        array[1:3, 10:4_000] *= -1
+        array.T[7] = 0.5
+    for order in "CFAK":
+        assert ours.tobytes(order) == expected.tobytes(order)
+        assert ours.T.tobytes(order) == expected.T.tobytes(order)
+
+
+@pytest.mark.parametrize("order", ["X", "", "CC", "Fortran", 1, 2.0])
+def test_tobytes_refuses_orders_as_numpy_does(order: Any) -> None:
+    expected, ours = _twins((2, 3))
+    _same_error(lambda m, a: a.tobytes(order), expected, ours)
+
+
+def test_tostring_is_gone_as_in_numpy() -> None:
+    assert hasattr(numpy.ndarray, "tostring") is hasattr(dnp.ndarray, "tostring") is False
