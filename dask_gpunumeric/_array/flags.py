@@ -20,8 +20,6 @@ from typing import Any, Literal
 
 import numpy
 
-from .viewspec import ComputedStep
-
 _SHORT = {
     "C": "C_CONTIGUOUS",
     "F": "F_CONTIGUOUS",
@@ -125,11 +123,11 @@ def set_writeable(array: Any, flag: bool) -> None:
     possible (module docstring)."""
     view = array._view
     if flag:
-        if view.read_only and any(isinstance(step, ComputedStep) for step in view.steps):
+        if view.read_only and view.is_computed:
             raise ValueError(
                 "cannot set WRITEABLE flag to True of this array: dask_gpunumeric cannot "
-                "write through a broadcast_to or diagonal view; write to its base array, "
-                "or to a copy (.copy())"
+                "write through a broadcast_to, diagonal or resized .view(dtype) view; "
+                "write to its base array, or to a copy (.copy())"
             )
         if not (array._owns_data or array._store.writeable):
             raise ValueError("cannot set WRITEABLE flag to True of this array")

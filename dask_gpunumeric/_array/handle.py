@@ -142,6 +142,11 @@ class ArrayHandle(DaskCollectionMixin):
     def ravel(self, order: str = "C") -> Self:
         return views.ravel(self, order)
 
+    def view(self, dtype: Any = views.NOT_GIVEN, type: Any = views.NOT_GIVEN) -> Any:  # noqa: A002
+        """NumPy's ``view``: a live view of the same data, its bytes read as ``dtype``
+        (``views.view``: how a view of another item size and ``type=`` differ)."""
+        return views.view(self, dtype, type)
+
     # -- indexing ---------------------------------------------------------------------
     def __getitem__(self, index: Any) -> Self:
         return indexing.getitem(self, index)

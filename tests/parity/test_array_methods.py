@@ -505,3 +505,155 @@ def test_tobytes_refuses_orders_as_numpy_does(order: Any) -> None:
 
 def test_tostring_is_gone_as_in_numpy() -> None:
     assert hasattr(numpy.ndarray, "tostring") is hasattr(dnp.ndarray, "tostring") is False
+
+
+# -- view --------------------------------------------------------------------------------
+
+VIEW_ARRAYS: dict[str, Callable[[], tuple[Any, Any]]] = {
+    "0-d": lambda: _twins((), dtype="int32"),
+    "1-d": lambda: _twins((8,), chunks=3, dtype="int32"),
+    "3-d": lambda: _twins((2, 3, 4), chunks=(1, 2, 3), dtype="int32"),
+    "large": lambda: _twins((4, 6_000), chunks=(2, 2_500), dtype="int32"),
+}
+
+
+@pytest.mark.parametrize("shape", VIEW_ARRAYS)
+def test_view_is_a_new_live_view(shape: str) -> None:
+    expected, ours = VIEW_ARRAYS[shape]()
+    views = (expected.view(), ours.view())
+    assert views[1] is not ours and views[1].flags.owndata is views[0].flags.owndata is False
+    for view in views:
+        view[...] += 5
+    assert_eq(ours, expected)
+    for array in (expected, ours):
+        array *= 3
+    assert_eq(views[1], views[0])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "uint32", "int32"])
+@pytest.mark.parametrize("shape", VIEW_ARRAYS)
+def test_view_as_a_dtype_of_the_same_size_is_live_both_ways(shape: str, dtype: str) -> None:
+    expected, ours = VIEW_ARRAYS[shape]()
+    views = (expected.view(dtype), ours.view(numpy.dtype(dtype)))
+    assert_eq(views[1], views[0])
+    for view in views:
+        view[...] = view * 2 if view.ndim == 0 else view[::-1] * 2  # written as dtype
+    assert_eq(ours, expected)
+    for array in (expected, ours):
+        array -= 1
+    assert_eq(views[1], views[0])
+    back = (views[0].view("i4")[..., None], views[1].view("i4")[..., None])
+    for view in back:
+        view[...] = 11
+    assert_eq(ours, expected)
+
+
+def test_views_of_a_dtype_compose_with_slices_and_transposes() -> None:
+    expected, ours = _twins((4, 6), chunks=(3, 4), dtype="float64")
+    makers: list[Callable[[Any], Any]] = [
+        lambda a: a[1:, ::2].view(numpy.int64),
+        lambda a: a.T.view("u8")[2],
+        lambda a: a.view(numpy.complex64)[::-1],  # a float64 as two float32s: complex64
+        lambda a: a.view(numpy.int64).view(numpy.float64).T,
+    ]
+    pairs = [(make(expected), make(ours)) for make in makers]
+    for view_expected, view_ours in pairs:
+        assert_eq(view_ours, view_expected)
+        view_expected[0] = 3
+        view_ours[0] = 3
+        assert_eq(ours, expected)
+    for view_expected, view_ours in pairs:
+        assert_eq(view_ours, view_expected)
+
+
+RESIZED: dict[str, Callable[[Any], Any]] = {
+    "int8": lambda a: a.view(numpy.int8),
+    "uint16": lambda a: a.view("u2"),
+    "int64": lambda a: a.view(numpy.int64),
+    "complex128": lambda a: a.view(numpy.complex128),
+    "bool": lambda a: a.view(bool),
+    "part of rows": lambda a: (a[::-1] if a.ndim > 1 else a)[..., 2:6].view(numpy.int64),
+}
+
+
+@pytest.mark.parametrize("make", RESIZED)
+@pytest.mark.parametrize(
+    "shape, chunks", [((8,), 3), ((3, 8), (2, 3)), ((2, 2, 4), (1, 2, 3)), ((4, 6_000), (2, 2_500))]
+)
+def test_view_as_another_item_size_follows_numpys_shape_rule(
+    make: str, shape: tuple[int, ...], chunks: Any
+) -> None:
+    # Differences from NumPy: read-only (NumPy's is a writeable view of the same bytes).
+    expected, ours = _twins(shape, chunks=chunks, dtype="int32")
+    views = (RESIZED[make](expected), RESIZED[make](ours))
+    assert_eq(views[1], views[0])
+    for array in (expected, ours):
+        array[..., 1:3] = -7  # the view sees the write
+    assert_eq(views[1], views[0])
+    with pytest.raises(ValueError, match="read-only"):
+        views[1][...] = 0
+    assert not views[1].flags.writeable
+    assert views[1].flags.c_contiguous is views[0].flags.c_contiguous
+    assert_eq(views[1][..., ::-1], views[0][..., ::-1])  # views of it too
+
+
+VIEW_ERRORS: dict[str, Program] = {
+    "transposed, other size": lambda m, a: a.T.view(numpy.int8),
+    "strided last axis": lambda m, a: a[:, ::2].view(numpy.int64),
+    "not a divisor": lambda m, a: a[:, :3].view(numpy.int64),
+    "0-d, other size": lambda m, a: a[0, 0, ...].view(numpy.int16),
+    "bad dtype": lambda m, a: a.view("nonsense"),
+    "objects": lambda m, a: a.view(object),
+    "a list": lambda m, a: a.view(list),
+    "type not an array": lambda m, a: a.view(type=dict),
+    "dtype and bad type": lambda m, a: a.view(numpy.int8, int),
+}
+
+
+@pytest.mark.parametrize("name", VIEW_ERRORS)
+def test_view_errors_are_numpys(name: str) -> None:
+    expected, ours = _twins((3, 4), chunks=2, dtype="int32")
+    _same_error(VIEW_ERRORS[name], expected, ours)
+
+
+def test_view_as_none_is_float64_as_in_numpy() -> None:
+    expected, ours = _twins((2, 4), dtype="int64")
+    assert_eq(ours.view(None), expected.view(None))
+    assert_eq(ours.view(dtype=None), expected.view(dtype=None))
+
+
+def test_view_as_numpys_ndarray_gives_its_values() -> None:
+    # Differences from NumPy: a copy of the values (ours are not in this process).
+    expected, ours = _twins((3, 4), chunks=2, dtype="int32")
+    for args, kwargs in [((numpy.ndarray,), {}), ((), {"type": numpy.ndarray})]:
+        result = ours.view(*args, **kwargs)
+        assert type(result) is numpy.ndarray
+        numpy.testing.assert_array_equal(result, expected.view(*args, **kwargs))
+    result = ours.view("f4", numpy.ndarray)
+    numpy.testing.assert_array_equal(result, expected.view("f4", numpy.ndarray))
+    assert result.dtype == numpy.float32
+    assert_eq(ours.view(type(ours)), expected)
+    assert_eq(ours.view(dtype="u4", type=dnp.ndarray), expected.view("u4"))
+
+
+def test_view_as_another_ndarray_subclass_is_refused() -> None:
+    # NumPy makes a matrix; ours refuse with NumPy's exception type for a refused type.
+    ours = dnp.arange(6).reshape(2, 3)
+    for subclass in (numpy.matrix, numpy.recarray, numpy.ma.MaskedArray):
+        with pytest.raises(ValueError, match="cannot be viewed as"):
+            ours.view(subclass)
+
+
+def test_view_of_a_read_only_array_is_read_only() -> None:
+    expected, ours = _twins((2, 4), dtype="int32")
+    for array in (expected, ours):
+        array.setflags(write=False)
+    _same_error(lambda m, a: a.view().__setitem__(0, 1), expected, ours)
+    _same_error(lambda m, a: a.view(numpy.float32).__setitem__(0, 1), expected, ours)
+
+
+def test_unsupported_dtypes_are_refused_with_what_to_do() -> None:
+    # Differences from NumPy: strings are not array dtypes here.
+    ours = dnp.arange(4, dtype=numpy.int32)
+    with pytest.raises(TypeError, match="does not support arrays of dtype"):
+        ours.view("U1")
