@@ -1,5 +1,5 @@
 """The Python array API standard (2024.12, the version NumPy 2.4 declares): the namespace's
-inspection object, devices, DLPack and ``flags``.
+inspection object, devices and DLPack (``flags`` is the handle's: ``_array/flags.py``).
 
 Devices: every array of a session lives where the configured chunk backend puts its
 chunks (``gpunumeric.backend``), so there is one device, named after the backend's kind:
@@ -141,53 +141,3 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> n
         return asarray(numpy.from_dlpack(x), copy=True)
     backend = get_backend()
     return asarray(backend.to_host(backend.xp.from_dlpack(x)))
-
-
-class ArrayFlags:
-    """``x.flags``: NumPy's memory-layout flags of the view, as NumPy would set them on the
-    array the value is held in (a fresh array is C-contiguous; ``.T`` is F-contiguous;
-    read-only views such as ``broadcast_to`` are not writeable). ``flags["C"]``,
-    ``flags.c_contiguous`` and ``flags["C_CONTIGUOUS"]`` read alike; nothing can be set."""
-
-    _SHORT = {
-        "C": "C_CONTIGUOUS",
-        "F": "F_CONTIGUOUS",
-        "W": "WRITEABLE",
-        "A": "ALIGNED",
-        "O": "OWNDATA",
-        "X": "WRITEBACKIFCOPY",
-        "CONTIGUOUS": "C_CONTIGUOUS",
-        "FORTRAN": "F_CONTIGUOUS",
-    }
-
-    def __init__(self, values: dict[str, bool]) -> None:
-        self._values = values
-
-    def __getitem__(self, key: str) -> bool:
-        name = self._SHORT.get(key, key)
-        if name not in self._values:
-            raise KeyError(f"Unknown flag {key}")
-        return self._values[name]
-
-    def __getattr__(self, name: str) -> bool:
-        if name.upper() in self._values:
-            return self._values[name.upper()]
-        raise AttributeError(name)
-
-    def __repr__(self) -> str:
-        return "\n".join(f"  {name} : {value}" for name, value in self._values.items())
-
-
-def flags(x: ndarray) -> ArrayFlags:
-    view = x._view
-    layout = view.layout_stand_in().flags
-    return ArrayFlags(
-        {
-            "C_CONTIGUOUS": bool(layout.c_contiguous),
-            "F_CONTIGUOUS": bool(layout.f_contiguous),
-            "OWNDATA": view.is_identity,
-            "WRITEABLE": not view.read_only,
-            "ALIGNED": True,
-            "WRITEBACKIFCOPY": False,
-        }
-    )

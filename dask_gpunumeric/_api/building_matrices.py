@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy
 
+from .._array.flags import check_writeable
 from .broadcasting import indices
 from .creation import asarray, ones, zeros
 from .diagonals import diag
@@ -146,6 +147,7 @@ def fill_diagonal(a: ndarray, val: Any, wrap: bool = False) -> None:
     else:
         step = 1 + int(numpy.cumprod(a.shape[:-1]).sum())
         end = None
+    check_writeable(a, "underlying array is read-only")  # its flat form may be a copy
     flat = a.reshape(-1)
     values = asarray(val, dtype=a.dtype).ravel()
     count = len(range(*slice(None, end, step).indices(a.size)))

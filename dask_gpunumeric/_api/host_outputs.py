@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy
 
+from .._array.flags import check_writeable
 from .ndarray import ndarray
 
 
@@ -40,6 +41,8 @@ def check_output(value: Any) -> None:
         raise TypeError("return arrays must be of ArrayType")
     if isinstance(value, numpy.ndarray) and not value.flags.writeable:
         raise ValueError("output array is read-only")
+    if isinstance(value, ndarray):
+        check_writeable(value, "output array is read-only")
 
 
 def check_cast(ufunc: Any, casting: str, result_dtype: Any, out_dtype: Any) -> None:

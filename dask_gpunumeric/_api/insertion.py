@@ -11,6 +11,7 @@ from typing import Any
 import numpy
 
 from .._array.coercion import PYTHON_SCALARS, as_operand
+from .._array.flags import check_writeable
 from .._ir.dtypes import operand_shape, stand_in
 from .._ir.elementwise import where_node
 from . import host_outputs
@@ -36,9 +37,18 @@ def _computed(value: Any) -> Any:
     return value.get() if isinstance(value, ndarray) else value
 
 
+# NumPy's words when the array written into is read-only, where they are not the default.
+_READ_ONLY_MESSAGES = {
+    "put": "put: output array is read-only",
+    "putmask": "putmask: output array is read-only",
+    "place": "WRITEBACKIFCOPY base is read-only",
+}
+
+
 def _target(a: Any, function: str) -> ndarray:
     if not isinstance(a, ndarray):
         raise TypeError(f"{function}: first argument must be an array")
+    check_writeable(a, _READ_ONLY_MESSAGES.get(function, "assignment destination is read-only"))
     return a
 
 

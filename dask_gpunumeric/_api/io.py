@@ -194,7 +194,7 @@ def from_zarr(url: Any, component: str | None = None, **kwargs: Any) -> ndarray:
 def to_zarr(arr: Any, url: Any, component: str | None = None, **kwargs: Any) -> None:
     """Write ``arr`` to a Zarr store, each chunk from its worker (through
     :func:`dask.array.to_zarr`; irregular chunks are made regular first)."""
-    array = asarray(arr)._dask_array(placed=False)
+    array: Any = asarray(arr)._dask_array(placed=False)
     # Zarr stores host bytes: each worker moves its chunk to the host explicitly.
     host = array.map_blocks(
         get_backend().to_host,

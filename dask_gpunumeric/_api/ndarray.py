@@ -21,6 +21,7 @@ from typing import Any
 import numpy
 
 from .._array import tiny_ufuncs
+from .._array.flags import check_writeable
 from .._array.handle import ArrayHandle
 
 # NumPy's "argument not given" marker, as the API functions' defaults use it.
@@ -377,6 +378,14 @@ class ndarray(ArrayHandle):  # noqa: N801 - NumPy's name
     def flatten(self, order: str = "C") -> ndarray:
         return creation.copy(self.ravel(order))
 
+    @property
+    def flat(self) -> flat_iterator.FlatIterator:
+        return flat_iterator.FlatIterator(self)
+
+    @flat.setter
+    def flat(self, value: Any) -> None:
+        flat_iterator.assign_all(self, value)
+
     def put(self, ind: Any, v: Any, mode: str = "raise") -> None:
         insertion.put(self, ind, v, mode)
 
@@ -388,12 +397,18 @@ class ndarray(ArrayHandle):  # noqa: N801 - NumPy's name
     def sort(
         self, axis: Any = -1, kind: Any = None, order: Any = None, *, stable: Any = None
     ) -> None:
-        self[...] = sorting.sort(self, axis, kind, order, stable=stable)
+        result = sorting.sort(
+            self, axis, kind, order, stable=stable
+        )  # NumPy's argument errors first
+        check_writeable(self, "sort array is read-only")
+        self[...] = result
 
     def partition(
         self, kth: Any, axis: Any = -1, kind: str = "introselect", order: Any = None
     ) -> None:
-        self[...] = sorting.partition(self, kth, axis, kind, order)
+        result = sorting.partition(self, kth, axis, kind, order)  # NumPy's argument errors first
+        check_writeable(self, "partition array is read-only")
+        self[...] = result
 
     def argsort(
         self, axis: Any = -1, kind: Any = None, order: Any = None, *, stable: Any = None
@@ -456,10 +471,6 @@ class ndarray(ArrayHandle):  # noqa: N801 - NumPy's name
 
     def __dlpack_device__(self) -> tuple[int, int]:
         return array_api.dlpack_device(self)
-
-    @property
-    def flags(self) -> array_api.ArrayFlags:
-        return array_api.flags(self)
 
 
 def _all_unequal(array: ndarray, other: Any, value: bool) -> Any:
@@ -550,6 +561,7 @@ from . import (  # noqa: E402
     creation,
     diagonals,
     elementwise,
+    flat_iterator,
     generalized_ufuncs,
     insertion,
     io,

@@ -19,6 +19,7 @@ from .._runtime.cluster import inside_client_call
 from .._runtime.memory import check_fits_cluster
 from . import indexing, views
 from .dask_collection import DaskCollectionMixin
+from .flags import ArrayFlags, array_flags, byte_order_of, set_flags
 from .html_repr import html_repr
 from .materialize import compute_expr, persist_expr
 from .store import Store
@@ -39,9 +40,10 @@ class ArrayHandle(DaskCollectionMixin):
     return live views of the same store: writes through any of them are seen by all.
     """
 
-    __slots__ = ("_store", "_view")
+    __slots__ = ("_store", "_view", "_owns_data")
     _store: Store
     _view: ViewSpec
+    _owns_data: bool  # made with its store (NumPy's OWNDATA), not a view of another array
     __array_priority__ = 200
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -55,6 +57,7 @@ class ArrayHandle(DaskCollectionMixin):
         self = object.__new__(cls)
         self._store = store
         self._view = view
+        self._owns_data = False
         self._lowered = None
         return self
 
@@ -66,13 +69,16 @@ class ArrayHandle(DaskCollectionMixin):
         self = object.__new__(cls)
         self._store = Store.holding_chunk(chunk, backend)
         self._view = whole_view(chunk.shape)
+        self._owns_data = True
         self._lowered = None
         return self
 
     @classmethod
     def _from_expr(cls, expr: Expr) -> Self:
         """A new base array (its own store) holding ``expr``."""
-        return cls._from_parts(Store(expr), ViewSpec(expr.shape))
+        self = cls._from_parts(Store(expr), ViewSpec(expr.shape))
+        self._owns_data = True
+        return self
 
     def _read(self) -> Expr:
         """The current value: captures the store's version now (NumPy's order of effects)."""
@@ -104,6 +110,16 @@ class ArrayHandle(DaskCollectionMixin):
         return self.size * self.itemsize
 
     @property
+    def flags(self) -> ArrayFlags:
+        """NumPy's flags of this view (``_array/flags.py``); ``writeable`` can be set."""
+        return array_flags(self)
+
+    def setflags(self, write: Any = None, align: Any = None, uic: Any = None) -> None:
+        """NumPy's ``setflags``: ``write=False`` makes every later write through this
+        array, and through views made from it afterwards, raise NumPy's ``ValueError``."""
+        set_flags(self, write, align, uic)
+
+    @property
     def T(self) -> Self:  # noqa: N802 - NumPy's name
         return views.transpose(self)
 
@@ -126,6 +142,11 @@ class ArrayHandle(DaskCollectionMixin):
 
     def ravel(self, order: str = "C") -> Self:
         return views.ravel(self, order)
+
+    def view(self, dtype: Any = views.NOT_GIVEN, type: Any = views.NOT_GIVEN) -> Any:  # noqa: A002
+        """NumPy's ``view``: a live view of the same data, its bytes read as ``dtype``
+        (``views.view``: how a view of another item size and ``type=`` differ)."""
+        return views.view(self, dtype, type)
 
     # -- indexing ---------------------------------------------------------------------
     def __getitem__(self, index: Any) -> Self:
@@ -210,6 +231,12 @@ class ArrayHandle(DaskCollectionMixin):
 
     def tolist(self) -> Any:
         return self.__array__().tolist()
+
+    def tobytes(self, order: Any = "C") -> bytes:
+        """NumPy's ``tobytes``: the values computed, as NumPy lays out this view's bytes
+        (``order="A"``/``"K"`` follow its layout: ``a.T`` gives Fortran order)."""
+        laid_out = byte_order_of(self, order)
+        return self.__array__().tobytes(laid_out)
 
     def __float__(self) -> float:
         return float(self._host_value())

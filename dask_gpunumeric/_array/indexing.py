@@ -157,7 +157,7 @@ def setitem(array: Any, index: Any, value: Any) -> None:
     """``array[index] = value``. Every check (bounds, casting, broadcasting) happens before
     the store is replaced: a failed assignment leaves the array unchanged."""
     if array._view.read_only:  # NumPy refuses before looking at the index or the value
-        raise ValueError("assignment destination is read-only")
+        raise ValueError(array._view.read_only_message)
     index = _index_tuple(index)
     if is_basic_index(index):
         check_basic_index(array.shape, index)

@@ -30,7 +30,7 @@ class Store:
     (``_kernels/in_process.py``): tiny arrays never wait for, or visit, the cluster.
     """
 
-    __slots__ = ("_version", "chunk", "chunk_backend", "__weakref__")
+    __slots__ = ("_version", "chunk", "chunk_backend", "writeable", "__weakref__")
     # ``chunk``: a tiny operation's value as NumPy (CuPy, ...) made it, of the backend
     # named ``chunk_backend``, while no reader has asked for its ``ChunkValue`` node
     # (``holding_chunk``); ``None`` otherwise. A solver's ``alpha * p`` reads and makes
@@ -38,9 +38,13 @@ class Store:
     _version: Expr | None
     chunk: Any
     chunk_backend: str
+    # The ``WRITEABLE`` flag of the array owning this store (NumPy's base array): a view
+    # of it may be made writeable again only while that is (``flags.set_writeable``).
+    writeable: bool
 
     def __init__(self, version: Expr) -> None:
         self.chunk = None
+        self.writeable = True
         if type(version) is ChunkValue:  # a value: nothing to decide
             self._version = version
             return
@@ -56,6 +60,7 @@ class Store:
         self = object.__new__(cls)
         self._version = None
         self.chunk = chunk
+        self.writeable = True
         self.chunk_backend = backend
         return self
 

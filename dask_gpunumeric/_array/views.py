@@ -10,6 +10,10 @@ import numpy
 
 from .._ir.indexing import Region, Reshape
 from . import memory_order
+from .coercion import check_dtype, handle_type
+
+# ``a.view()``'s "not given" (``None`` is a dtype to NumPy: float64).
+NOT_GIVEN: Any = object()
 
 
 def _view(array: Any, region: Region) -> Any:
@@ -77,3 +81,47 @@ def ravel(array: Any, order: Any = "C") -> Any:
     if reading._view.layout_stand_in().flags.c_contiguous:
         return _reshape_in_c_order(reading, (array.size,), None)
     return type(array)._from_expr(Reshape(reading._read(), (array.size,)))
+
+
+def view(array: Any, dtype: Any = NOT_GIVEN, type: Any = NOT_GIVEN) -> Any:  # noqa: A002
+    """NumPy's ``a.view([dtype][, type])``: a new view of the same store, its elements'
+    bytes read as ``dtype`` (live, writes included, for the same item size; read-only for
+    another, the last axis scaled by NumPy's rule and errors). ``type=numpy.ndarray``
+    gives NumPy's array of the values (a copy: our values are not in this process); other
+    NumPy subclasses are refused with NumPy's ``ValueError``."""
+    if type is NOT_GIVEN and _is_array_type(dtype):
+        dtype, type = NOT_GIVEN, dtype  # ``a.view(numpy.ndarray)``: NumPy reads a type
+    if type is not NOT_GIVEN and not _is_array_type(type):
+        raise ValueError("Type must be a sub-type of ndarray type")
+    result = _as_dtype(array, numpy.dtype(dtype)) if dtype is not NOT_GIVEN else None
+    if result is None:
+        result = array.__class__._from_parts(array._store, array._view)
+    if type is NOT_GIVEN or issubclass(type, handle_type()):
+        return result
+    if type is numpy.ndarray:
+        return numpy.asarray(result)
+    raise ValueError(
+        f"dask_gpunumeric arrays cannot be viewed as {type.__module__}.{type.__name__}: "
+        "their values are not in this process; use numpy.asarray(a).view(...) for a copy"
+    )
+
+
+def _is_array_type(value: Any) -> bool:
+    return isinstance(value, type) and issubclass(value, (numpy.ndarray, handle_type()))
+
+
+def _as_dtype(array: Any, dtype: numpy.dtype) -> Any:
+    """``array``'s bytes as ``dtype``: NumPy's errors and shape, from a probe with the
+    view's strides over one element (NumPy reads no data to make a view)."""
+    spec = array._view
+    unit = array.itemsize * (2 if spec.part else 1)  # a stand-in element is a store element
+    stand_in = spec.layout_stand_in()
+    probe = numpy.lib.stride_tricks.as_strided(
+        numpy.zeros(1, dtype=array.dtype),
+        shape=array.shape,
+        strides=tuple(stride // stand_in.itemsize * unit for stride in stand_in.strides),
+    )
+    shape = probe.view(dtype).shape
+    check_dtype(dtype)
+    resized = dtype.itemsize != array.itemsize
+    return array.__class__._from_parts(array._store, spec.then_reinterpret(dtype, shape, resized))

@@ -22,6 +22,7 @@ from .._ir.dask_call import DaskCall
 from .._ir.elementwise import component_node, from_parts_node
 from .._ir.expr import Expr
 from .._ir.indexing import Region, Reshape, SetItem, Slice, apply_region
+from .._kernels.reinterpret import view_block
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,19 @@ class ComputedStep:
     shape: tuple[int, ...]
 
 
-Step = Region | ReshapeStep | ComputedStep
+@dataclass(frozen=True)
+class ReinterpretStep:
+    """The elements' bytes read as ``dtype`` (``a.view(numpy.int32)``). Of the same item
+    size it is elementwise: it commutes with every other step, and a write through it
+    writes the bytes of its values. Of another item size the last axis is scaled as
+    NumPy scales it, and the view is read-only (a write would reach parts of elements)."""
+
+    dtype: numpy.dtype
+    shape: tuple[int, ...]
+    resized: bool
+
+
+Step = Region | ReshapeStep | ComputedStep | ReinterpretStep
 
 
 # The layout stand-in's element: a complex type, so that NumPy's own ``.real``/``.imag``
@@ -71,8 +84,18 @@ class ViewSpec:
     def is_identity(self) -> bool:
         return not self.steps and self.part is None
 
+    @property
+    def is_computed(self) -> bool:
+        """Whether a step is computed (``broadcast_to``, ``diagonal``, a view of another
+        item size): such a view can never be written through."""
+        return any(_is_computed(step) for step in self.steps)
+
     def dtype(self, store_dtype: numpy.dtype) -> numpy.dtype:
         """The view's dtype given its store's: a component's is the matching float type."""
+        for step in reversed(self.steps):
+            if isinstance(step, ReinterpretStep):
+                store_dtype = step.dtype
+                break
         if self.part is None:
             return store_dtype
         return getattr(numpy, self.part)(numpy.empty(0, dtype=store_dtype)).dtype
@@ -81,6 +104,19 @@ class ViewSpec:
         """This view's ``part`` component (this view must not be a component already)."""
         assert self.part is None, "a component has no components of its own"
         return replace(self, part=part)
+
+    def then_reinterpret(
+        self, dtype: numpy.dtype, shape: tuple[int, ...], resized: bool
+    ) -> ViewSpec:
+        """This view's bytes as ``dtype`` (of ``shape``; ``resized``: another item size,
+        read-only from then on). Not of a component: the part is read last."""
+        if self.part is not None:
+            raise NotImplementedError(
+                "dask_gpunumeric: .view(dtype) of .real/.imag is not supported; view a "
+                "copy (.copy())"
+            )
+        step = ReinterpretStep(dtype, shape, resized)
+        return replace(self, steps=(*self.steps, step), read_only=self.read_only or resized)
 
     def then_region(self, region: Region) -> ViewSpec:
         """This view, further indexed by ``region`` (a region of this view's shape)."""
@@ -112,10 +148,20 @@ class ViewSpec:
         value = _read(value, self.steps)
         return value if self.part is None else component_node(self.part, value)
 
+    @property
+    def read_only_message(self) -> str:
+        """NumPy's refusal of a write, with why where NumPy would have written."""
+        if any(isinstance(step, ReinterpretStep) and step.resized for step in self.steps):
+            return (
+                "assignment destination is read-only: dask_gpunumeric's view of another "
+                "item size (a.view(dtype)) cannot be written through; write to its base"
+            )
+        return "assignment destination is read-only"
+
     def write(self, value: Expr, region: Region, rhs: Expr) -> Expr:
         """The store's new value after ``view[region] = rhs``."""
         if self.read_only:
-            raise ValueError("assignment destination is read-only")
+            raise ValueError(self.read_only_message)
         if self.part is not None:
             # The complex elements reached, rebuilt from the new component and the other,
             # old one: the same write, through the steps, with a complex right-hand side.
@@ -173,6 +219,8 @@ class ViewSpec:
                 stand_in = apply_region(stand_in, step)
             elif isinstance(step, ComputedStep):
                 stand_in = getattr(numpy, step.function)(stand_in, *step.arguments)
+            elif isinstance(step, ReinterpretStep):
+                stand_in = _resized_layout(stand_in, step.shape) if step.resized else stand_in
             else:
                 stand_in = numpy.reshape(stand_in, step.shape, copy=False)
         if self.part is not None:
@@ -188,6 +236,42 @@ def _stand_in_origin(stand_in: numpy.ndarray) -> int:
     return base.__array_interface__["data"][0]
 
 
+def _is_computed(step: Step) -> bool:
+    return isinstance(step, ComputedStep) or (isinstance(step, ReinterpretStep) and step.resized)
+
+
+def _resized_layout(stand_in: numpy.ndarray, shape: tuple[int, ...]) -> numpy.ndarray:
+    """The layout of a view of another item size: ``stand_in``'s strides with the last
+    axis's elements resized (NumPy's own ``view`` of its bytes), as a stand-in of
+    ``_LAYOUT_DTYPE`` elements again; a fresh C-contiguous one where the strides are not
+    whole elements of the new size."""
+    size = _LAYOUT_DTYPE.itemsize
+    last = stand_in.shape[-1] if stand_in.ndim else 1
+    new_last = shape[-1] if shape else 1
+    if last and new_last and (size * last) % new_last == 0:
+        resized = stand_in.view(numpy.dtype(f"V{size * last // new_last}"))
+        item = resized.itemsize
+        if all(stride % item == 0 for stride in resized.strides):
+            strides = tuple(stride // item * size for stride in resized.strides)
+            return numpy.lib.stride_tricks.as_strided(stand_in, shape=shape, strides=strides)
+    return ViewSpec(shape).layout_stand_in()
+
+
+def _reinterpreted(value: Expr, dtype: numpy.dtype) -> Expr:
+    """``value``'s elements' bytes read as ``dtype`` of the same item size, block by block."""
+    keywords = (("dtype", dtype), ("target", dtype))
+    return DaskCall("map_blocks", (view_block, value), value.shape, dtype, keywords)
+
+
+def _reinterpreted_resized(value: Expr, step: ReinterpretStep) -> Expr:
+    """``value``'s bytes as ``step.dtype`` of another item size: the last axis in one
+    block (NumPy's shape rule scales it), then dask's ``view``."""
+    if value.ndim and value.shape[-1]:
+        chunks = (("chunks", {value.ndim - 1: -1}),)
+        value = DaskCall("rechunk", (value,), value.shape, value.dtype, chunks)
+    return DaskCall("Array.view", (value, step.dtype), step.shape, step.dtype)
+
+
 def _read(value: Expr, steps: tuple[Step, ...]) -> Expr:
     for step in steps:
         if isinstance(step, Region):
@@ -195,6 +279,10 @@ def _read(value: Expr, steps: tuple[Step, ...]) -> Expr:
         elif isinstance(step, ComputedStep):
             arguments = (value, *step.arguments)
             value = DaskCall(step.function, arguments, step.shape, value.dtype)
+        elif isinstance(step, ReinterpretStep) and step.resized:
+            value = _reinterpreted_resized(value, step)
+        elif isinstance(step, ReinterpretStep):
+            value = _reinterpreted(value, step.dtype)
         else:
             value = Reshape(value, step.shape)
     return value
@@ -204,6 +292,10 @@ def _write(value: Expr, steps: tuple[Step, ...], region: Region, rhs: Expr) -> E
     if not steps:
         return SetItem(value, region, rhs)
     first, rest = steps[0], steps[1:]
+    assert not _is_computed(first), "a read-only view"
+    if isinstance(first, ReinterpretStep):
+        # Elementwise: the same write, of the values' bytes as the elements' dtype.
+        return _write(value, rest, region, _reinterpreted(rhs, value.dtype))
     if isinstance(first, Region) and not rest:
         return SetItem(value, first.then(region), rhs)
     inner = Slice(value, first) if isinstance(first, Region) else Reshape(value, first.shape)

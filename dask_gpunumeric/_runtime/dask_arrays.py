@@ -131,17 +131,20 @@ _MODULES = (
 
 def function(path: str) -> Any:
     """dask.array's task-graph function at ``path`` under ``dask.array`` (``"stack"``,
-    ``"fft.rfft"``, ``"linalg.qr"``): the one ``dask.array.<path>`` names with query
-    planning off."""
+    ``"fft.rfft"``, ``"linalg.qr"``, ``"Array.view"``): the one ``dask.array.<path>`` names
+    with query planning off."""
     head, _, rest = path.partition(".")
-    if rest:
-        legacy = functools.reduce(getattr, rest.split("."), _module(head))
+    if head == "Array":  # a method: ``Array.view``
+        owner: Any = Array
+    elif rest:  # a submodule's function: ``fft.rfft``
+        owner = _module(head)
     else:
         found = (getattr(_module(name), head, None) for name in _MODULES)
         legacy = next((f for f in found if f is not None), None)
         if legacy is None:
             raise AttributeError(f"dask.array has no task-graph function {path!r}")
-    return _bridged(legacy, path)
+        return _bridged(legacy, path)
+    return _bridged(functools.reduce(getattr, rest.split("."), owner), path)
 
 
 def _bridged(legacy: Any, path: str | None = None) -> Any:

@@ -23,6 +23,7 @@ PATHS = (
     "stack", "diag", "tril", "triu", "searchsorted", "roll", "map_blocks", "blockwise",
     "rechunk", "einsum", "tile", "pad", "repeat", "tensordot", "matmul", "from_zarr",
     "to_zarr", "fft.fft", "fft.rfft", "fft.ifftn", "linalg.qr", "linalg.svd", "linalg.tsqr",
+    "Array.view",
 )  # fmt: skip
 KINDS = (
     "sum", "prod", "min", "max", "mean", "var", "std", "nansum", "nanmean", "nanvar",
