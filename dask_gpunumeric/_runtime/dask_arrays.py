@@ -74,7 +74,10 @@ compute = dask.compute
 def reduction(kind: str) -> Any:
     """dask.array's reduction or scan named ``kind`` (``sum``, ``nanargmax``, ``cumsum``...)
     over task-graph arrays."""
-    bridged = _bridged(getattr(_module("reductions"), kind))
+    legacy = getattr(_module("reductions"), kind)
+    if kind in _ARG_KINDS:
+        return _without_expressions(legacy, kind)
+    bridged = _bridged(legacy)
     if kind not in _MOMENTS:
         return bridged
 
@@ -90,6 +93,24 @@ def reduction(kind: str) -> Any:
 
 
 _MOMENTS = frozenset({"var", "std", "nanvar", "nanstd"})
+# dask 2026.7 has none for expressions (its task-graph ones then compute wrong indices)
+_ARG_KINDS = frozenset({"argmin", "argmax", "nanargmin", "nanargmax"})
+
+
+def _without_expressions(legacy: Any, name: str) -> Any:
+    """``legacy``; with query planning on, a ``NotImplementedError`` naming the setting."""
+
+    @functools.wraps(legacy)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if query_planning():
+            raise NotImplementedError(
+                f"dask {dask.__version__} with array.query-planning on has no {name} for "
+                "expression arrays; set array.query-planning to False before dask.array is "
+                "imported"
+            )
+        return legacy(*args, **kwargs)
+
+    return call
 
 
 def sum(*args: Any, **kwargs: Any) -> Array:  # noqa: A001 - dask.array's name
@@ -99,7 +120,8 @@ def sum(*args: Any, **kwargs: Any) -> Array:  # noqa: A001 - dask.array's name
 
 def arg_reduction(*args: Any, **kwargs: Any) -> Array:
     """``dask.array.reductions.arg_reduction`` over task-graph arrays."""
-    return _bridged(_module("reductions").arg_reduction)(*args, **kwargs)
+    legacy = _module("reductions").arg_reduction
+    return _without_expressions(legacy, "arg_reduction")(*args, **kwargs)
 
 
 def tensordot(*args: Any, **kwargs: Any) -> Array:
