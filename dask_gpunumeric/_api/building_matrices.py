@@ -16,7 +16,7 @@ import numpy
 
 from .broadcasting import indices
 from .creation import asarray, ones, zeros
-from .diagonals import diag
+from .diagonals import diag, lower_triangle_mask
 from .joining import concatenate
 from .ndarray import ndarray
 from .numerical_ranges import arange
@@ -47,10 +47,7 @@ def tri(
 ) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.tri`."""
     numpy.tri(0, 0, k, dtype)  # NumPy's errors for k and dtype
-    width = N if M is None else M
-    rows = arange(operator.index(N)).reshape(-1, 1)
-    columns = arange(-k, operator.index(width) - k).reshape(1, -1)
-    return (rows >= columns).astype(dtype)
+    return lower_triangle_mask(N, N if M is None else M, k).astype(dtype)
 
 
 def vander(x: Any, N: int | None = None, increasing: bool = False) -> ndarray:
@@ -149,9 +146,16 @@ def fill_diagonal(a: ndarray, val: Any, wrap: bool = False) -> None:
     flat = a.reshape(-1)
     values = asarray(val, dtype=a.dtype).ravel()
     count = len(range(*slice(None, end, step).indices(a.size)))
-    if values.size not in (0, 1, count):
+    if values.size == 0 or count == 0:  # NumPy's ``a.flat[...] = []`` writes nothing
+        return
+    if values.size not in (1, count):
         values = concatenate([values] * (count // values.size + 1))[:count]
-    flat[:end:step] = values if values.size != 1 else values.reshape(())
+    values = values if values.size != 1 else values.reshape(())
+    if flat._store is a._store:
+        flat[:end:step] = values
+    else:  # the flat form of a strided view is a copy: NumPy's ``a.flat`` writes to a
+        positions = numpy.arange(*slice(None, end, step).indices(a.size))
+        a[numpy.unravel_index(positions, a.shape)] = values
 
 
 def _strides(dims: tuple[int, ...], order: str) -> list[int]:

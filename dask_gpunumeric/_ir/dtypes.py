@@ -37,8 +37,13 @@ def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
     try:
         return numpy.broadcast_shapes(*shapes)
     except ValueError:
-        listed = " ".join(str(tuple(s)) for s in shapes)
+        listed = "".join(f"{shape_text(s)} " for s in shapes)
         raise ValueError(f"operands could not be broadcast together with shapes {listed}") from None
+
+
+def shape_text(shape: tuple[int, ...]) -> str:
+    """A shape as NumPy's messages write it: ``(3,4)``, ``(3,)``, ``()``."""
+    return "(" + ",".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
 
 
 def operand_shape(operand: Any) -> tuple[int, ...]:
