@@ -40,6 +40,7 @@ def arange(
     start = 0 if start is None else start  # arange(stop=5)
     step = 1 if step is None else step
     kind = numpy.dtype(dtype) if dtype is not None else _arange_dtype(start, stop, step)
+    check_dtype(kind)  # object ranges (NumPy's Python-number elements) are refused
     if kind.kind in "bc" or any(isinstance(x, complex) for x in (start, stop, step)):
         return array(numpy.arange(start, stop, step, dtype=kind), chunks=chunks)
     length = max(0, math.ceil((stop - start) / step))  # how NumPy computes the length

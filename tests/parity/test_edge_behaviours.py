@@ -152,3 +152,45 @@ def test_edge_behaviours_match_numpy(name: str) -> None:
             assert_eq(mine, theirs)
     else:
         assert_eq(result, expected)
+
+
+OBJECT_ARRAYS: dict[str, Callable[[Any], Any]] = {
+    "array-of-none": lambda a: dnp.array([None, 1]),
+    "asarray-object-array": lambda a: dnp.asarray(numpy.array([None, 1])),
+    "array-dtype-object": lambda a: dnp.array([1, 2], dtype=object),
+    "repeat-objects": lambda a: dnp.repeat(numpy.array([None, 1]), 2),
+    "repeat-list-of-none": lambda a: dnp.repeat([None, 1], 2),
+    "zeros-object": lambda a: dnp.zeros(3, dtype=object),
+    "full-none": lambda a: dnp.full(3, None),
+    "astype-object": lambda a: a.astype(object),
+    "arange-object": lambda a: dnp.arange(3, dtype=object),
+    "where-none": lambda a: dnp.where(a > 1, a, None),
+    "add-object-array": lambda a: numpy.add(numpy.array([None, 1, 2, 3]), a[0]),
+    "concatenate-objects": lambda a: dnp.concatenate([a[0], numpy.array([None])]),
+}
+
+
+@pytest.mark.parametrize("name", OBJECT_ARRAYS)
+def test_object_arrays_are_refused_with_a_type_error(name: str) -> None:
+    """NumPy makes object arrays; ours refuse them at the call, always with a TypeError
+    naming the dtype (issue 30: one exception type, whichever function meets them)."""
+    ours = dnp.array(numpy.arange(12.0).reshape(3, 4), chunks=(2, 3))
+    with pytest.raises(TypeError, match="does not support arrays of dtype object"):
+        OBJECT_ARRAYS[name](ours)
+
+
+WHERE_ARGUMENTS: dict[str, Case] = {
+    "either both or neither of x and y should be given": lambda m, a: m.where(a > 1, a),
+    "where() got some positional-only arguments passed as keyword arguments: 'y'": (
+        lambda m, a: m.where(a > 1, y=a)
+    ),
+}
+
+
+@pytest.mark.parametrize("message", WHERE_ARGUMENTS)
+def test_where_still_needs_both_or_neither(message: str) -> None:
+    """``where``'s missing x or y is NumPy's "not given", not None (None is a value)."""
+    host, case = numpy.arange(4.0), WHERE_ARGUMENTS[message]
+    error = assert_raises_like(lambda: case(numpy, host), lambda: case(dnp, dnp.asarray(host)))
+    assert str(error) == message
+    assert_eq(dnp.where(dnp.asarray(host) > 1)[0], numpy.where(host > 1)[0])
