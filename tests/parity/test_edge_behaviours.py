@@ -194,3 +194,88 @@ def test_where_still_needs_both_or_neither(message: str) -> None:
     error = assert_raises_like(lambda: case(numpy, host), lambda: case(dnp, dnp.asarray(host)))
     assert str(error) == message
     assert_eq(dnp.where(dnp.asarray(host) > 1)[0], numpy.where(host > 1)[0])
+
+
+def _empty(m: Any, shape: tuple[int, ...]) -> Any:
+    return m.zeros(shape)
+
+
+# NumPy's exception and its words (issue 30: the type was right, the message was ours).
+MESSAGES: dict[str, Case] = {
+    "rot90-axis-out-of-range": lambda m, a: m.rot90(a, 1, axes=(-4, 0)),
+    "rot90-axis-out-of-range-high": lambda m, a: m.rot90(a, 1, axes=(1, 3)),
+    "rot90-same-axes": lambda m, a: m.rot90(a, 1, axes=(0, -3)),
+    "insert-more-values-than-indices": lambda m, a: m.insert(a[0, 0], [1, 2], [10, 20, 30]),
+    "insert-values-2d": lambda m, a: m.insert(a[0], [0, 2], [[1, 2, 3], [3, 4, 5]], axis=1),
+    "insert-one-index-values": lambda m, a: m.insert(a[0], 1, [1, 2], axis=1),
+    "insert-one-index-out-of-bounds": lambda m, a: m.insert(a[0], [9], 1, axis=1),
+    "cross-scalars": lambda m, a: m.cross(a[0, 0, 0, ...], a[0, 0, 1, ...]),
+    "cross-scalar-vector": lambda m, a: m.cross(2.0, a[0, 0, :3]),
+    "ravel_multi_index-float-dims": lambda m, a: m.ravel_multi_index(([0, 1], [1, 2]), (2, 3.0)),
+    "ravel_multi_index-nested-dims": lambda m, a: m.ravel_multi_index(([0, 1],), ((2, 3),)),
+    "ravel_multi_index-none-dims": lambda m, a: m.ravel_multi_index(([0, 1],), None),
+    "ravel_multi_index-dims-length": lambda m, a: m.ravel_multi_index(([0, 1], [1, 2]), (2,)),
+    "ravel_multi_index-not-broadcastable": lambda m, a: m.ravel_multi_index(
+        ([0, 1], [1, 2, 0]), (2, 3)
+    ),
+    "unravel_index-out-of-bounds": lambda m, a: m.unravel_index([[1, 7], [8, 0]], (2, 3)),
+    "unravel_index-float-dims": lambda m, a: m.unravel_index([1], (2, 3.0)),
+    "unravel_index-negative-dims": lambda m, a: m.unravel_index([-1], (2, -3)),
+    "ufunc-out-tuple-too-long": lambda m, a: m.add(a, 1, out=(_empty(m, a.shape),) * 2),
+    "ufunc-out-tuple-too-short": lambda m, a: m.divmod(a, 2, out=(_empty(m, a.shape),)),
+    "ufunc-one-out-for-two-outputs": lambda m, a: m.modf(a, out=_empty(m, a.shape)),
+    "ufunc-out-not-broadcastable": lambda m, a: m.add(a, 1, out=_empty(m, (3,))),
+    "ufunc-out-smaller": lambda m, a: m.add(a, 1, out=_empty(m, (3, 4))),
+    "ufunc-outs-not-broadcastable": lambda m, a: m.divmod(
+        a, 1, out=(_empty(m, (4,)), _empty(m, (3,)))
+    ),
+    "ufunc-where-not-broadcastable": lambda m, a: m.add(
+        a, 1, out=_empty(m, a.shape), where=numpy.ones(5, bool)
+    ),
+    "ufunc-host-out-smaller": lambda m, a: m.add(a, 1, out=numpy.empty((3, 4))),
+}
+
+# The same calls where NumPy succeeds: the reading that goes with those messages.
+SUCCEEDS: dict[str, Case] = {
+    "insert-one-index-in-a-list-many-values": lambda m, a: m.insert(
+        a[0], [1], [[1, 2, 3, 4], [5, 6, 7, 8]], axis=0
+    ),
+    "insert-slice-of-one-many-values": lambda m, a: m.insert(
+        a[0], slice(1, 2), [[1, 2, 3, 4], [5, 6, 7, 8]], axis=0
+    ),
+    "insert-bool-index": lambda m, a: m.insert(
+        a[0], numpy.array([False, True, False]), [[1, 2, 3, 4], [5, 6, 7, 8]], axis=0
+    ),
+    "ufunc-fewer-positional-outs": lambda m, a: m.divmod(a, 1.5, m.zeros(a.shape)),
+    "ufunc-out-tuple-with-none": lambda m, a: m.divmod(a, 1.5, out=(None, m.zeros(a.shape))),
+    "unravel_index-empty-zero-dims": lambda m, a: m.unravel_index(m.asarray([], dtype=int), (2, 0)),
+    "ravel_multi_index-int-dims": lambda m, a: m.ravel_multi_index(([0, 2],), 3),
+}
+
+
+@pytest.mark.parametrize("name", MESSAGES)
+def test_errors_have_numpys_type_and_message(name: str) -> None:
+    host = numpy.arange(24.0).reshape(2, 3, 4)
+    ours = dnp.array(host, chunks=(1, 2, 3))
+    try:
+        MESSAGES[name](numpy, host.copy())
+    except Exception as numpy_error:  # noqa: BLE001 - NumPy's exception is the oracle
+        error = assert_raises_like(
+            lambda: MESSAGES[name](numpy, host.copy()), lambda: MESSAGES[name](dnp, ours)
+        )
+        assert str(error) == str(numpy_error)
+    else:
+        raise AssertionError("NumPy did not raise: the case is wrong")
+
+
+@pytest.mark.parametrize("name", SUCCEEDS)
+def test_neighbouring_calls_match_numpy(name: str) -> None:
+    host = numpy.arange(24.0).reshape(2, 3, 4)
+    expected = SUCCEEDS[name](numpy, host.copy())
+    result = SUCCEEDS[name](dnp, dnp.array(host, chunks=(1, 2, 3)))
+    if isinstance(expected, tuple):
+        assert isinstance(result, tuple) and len(result) == len(expected)
+        for mine, theirs in zip(result, expected, strict=True):
+            assert_eq(mine, theirs)
+    else:
+        assert_eq(result, expected)
