@@ -16,6 +16,7 @@ from typing import Any
 import numpy
 from numpy.lib.array_utils import normalize_axis_index
 
+from .._ir.dtypes import shape_text
 from .broadcasting import broadcast_to
 from .creation import asarray, zeros
 from .joining import concatenate
@@ -59,17 +60,32 @@ def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> ndarray:
     axis = normalize_axis_index(axis, array.ndim)
     obj = _host_index(obj)
     length = array.shape[axis]
-    new = asarray(values).astype(array.dtype)
-    new = new.reshape((1,) * (array.ndim - new.ndim) + new.shape)
+    given = asarray(values).astype(array.dtype)
+    new = given.reshape((1,) * (array.ndim - given.ndim) + given.shape)
+    positions = numpy.arange(length)[obj] if isinstance(obj, slice) else numpy.asarray(obj)
+    if positions.dtype == bool:
+        positions = numpy.flatnonzero(positions)
+    single = positions.size == 1  # NumPy inserts every value there, a block of them
+    if single and not -length <= positions.item() <= length:
+        raise IndexError(f"index {obj} is out of bounds for axis {axis} with size {length}")
     if numpy.ndim(obj) == 0 and not isinstance(obj, slice):
         new = moveaxis(new, 0, axis)
-        count = new.shape[axis]
-    else:
-        count = numpy.arange(length)[obj].size if isinstance(obj, slice) else numpy.size(obj)
+    count = new.shape[axis] if single else positions.size
     block_shape = array.shape[:axis] + (count,) + array.shape[axis + 1 :]
     order = numpy.insert(numpy.arange(length), obj, numpy.arange(length, length + count))
-    joined = concatenate([array, broadcast_to(new, block_shape)], axis=axis)
-    return take(joined, order, axis=axis)
+    try:
+        block = broadcast_to(new, block_shape)
+    except ValueError:  # NumPy's words: a slice assignment (one index) or a fancy one
+        if single:
+            raise ValueError(
+                f"could not broadcast input array from shape {shape_text(new.shape)} "
+                f"into shape {shape_text(block_shape)}"
+            ) from None
+        raise ValueError(
+            f"shape mismatch: value array of shape {shape_text(given.shape)} could not be "
+            f"broadcast to indexing result of shape {shape_text(block_shape)}"
+        ) from None
+    return take(concatenate([array, block], axis=axis), order, axis=axis)
 
 
 def resize(a: Any, new_shape: Any) -> ndarray:

@@ -15,9 +15,10 @@ from typing import Any
 import numpy
 
 from .._array.flags import check_writeable
+from .._ir.dtypes import broadcast_shapes
 from .broadcasting import indices
 from .creation import asarray, ones, zeros
-from .diagonals import diag
+from .diagonals import diag, lower_triangle_mask
 from .joining import concatenate
 from .ndarray import ndarray
 from .numerical_ranges import arange
@@ -48,10 +49,7 @@ def tri(
 ) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.tri`."""
     numpy.tri(0, 0, k, dtype)  # NumPy's errors for k and dtype
-    width = N if M is None else M
-    rows = arange(operator.index(N)).reshape(-1, 1)
-    columns = arange(-k, operator.index(width) - k).reshape(1, -1)
-    return (rows >= columns).astype(dtype)
+    return lower_triangle_mask(N, N if M is None else M, k).astype(dtype)
 
 
 def vander(x: Any, N: int | None = None, increasing: bool = False) -> ndarray:
@@ -151,9 +149,16 @@ def fill_diagonal(a: ndarray, val: Any, wrap: bool = False) -> None:
     flat = a.reshape(-1)
     values = asarray(val, dtype=a.dtype).ravel()
     count = len(range(*slice(None, end, step).indices(a.size)))
-    if values.size not in (0, 1, count):
+    if values.size == 0 or count == 0:  # NumPy's ``a.flat[...] = []`` writes nothing
+        return
+    if values.size not in (1, count):
         values = concatenate([values] * (count // values.size + 1))[:count]
-    flat[:end:step] = values if values.size != 1 else values.reshape(())
+    values = values if values.size != 1 else values.reshape(())
+    if flat._store is a._store:
+        flat[:end:step] = values
+    else:  # the flat form of a strided view is a copy: NumPy's ``a.flat`` writes to a
+        positions = numpy.arange(*slice(None, end, step).indices(a.size))
+        a[numpy.unravel_index(positions, a.shape)] = values
 
 
 def _strides(dims: tuple[int, ...], order: str) -> list[int]:
@@ -171,15 +176,23 @@ def _check_bounds(out_of_bounds: ndarray, message: str) -> None:
         raise ValueError(message)
 
 
+def _shape_argument(dims: Any) -> tuple[int, ...]:
+    """A ``dims``/``shape`` argument as NumPy's shape converter reads it, with its errors."""
+    if dims is None:
+        raise TypeError("Use () not None as shape arguments")
+    return tuple(operator.index(d) for d in (dims if numpy.iterable(dims) else (dims,)))
+
+
 def ravel_multi_index(
     multi_index: Any, dims: Any, mode: Any = "raise", order: str = "C"
 ) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.ravel_multi_index` (``mode='raise'``
     computes one boolean, NumPy's eager bounds check)."""
     coordinates = [asarray(c) for c in multi_index]
-    dims = tuple(operator.index(d) for d in numpy.atleast_1d(dims))
+    dims = _shape_argument(dims)
     stand_ins = [numpy.zeros((1,) * c.ndim, dtype=c.dtype) for c in coordinates]
     numpy.ravel_multi_index(stand_ins, dims, mode=mode, order=order)  # type: ignore[call-overload]
+    broadcast_shapes(*(c.shape for c in coordinates))  # NumPy's message for the coordinates
     modes = [mode] * len(dims) if isinstance(mode, str) else list(mode)
     total: Any = 0
     for coordinate, size, stride, each in zip(
@@ -202,11 +215,16 @@ def unravel_index(indices: Any, shape: Any, order: str = "C") -> tuple[ndarray, 
     """dask_gpunumeric implementation of :func:`numpy.unravel_index` (the bounds check
     computes one boolean, as NumPy checks eagerly)."""
     flat = asarray(indices)
-    shape = tuple(operator.index(d) for d in numpy.atleast_1d(shape))
-    numpy.unravel_index(numpy.zeros((1,) * flat.ndim, dtype=flat.dtype), shape or (1,), order)  # type: ignore[call-overload]
+    shape = _shape_argument(shape)
+    # (sizes below 1: NumPy names the first index out of bounds, checked below)
+    checked = tuple(max(d, 1) for d in shape) or (1,)
+    numpy.unravel_index(numpy.zeros((1,) * flat.ndim, dtype=flat.dtype), checked, order)  # type: ignore[call-overload]
     size = int(numpy.prod(shape, dtype=numpy.intp))
     flat = flat.astype(numpy.intp)
-    _check_bounds((flat < 0) | (flat >= size), f"index is out of bounds for array with size {size}")
+    out_of_bounds = (flat < 0) | (flat >= size)
+    if bool(any_(out_of_bounds).compute()):  # NumPy names the first index out of bounds
+        first = int(flat.reshape(-1)[int(out_of_bounds.reshape(-1).argmax())])
+        raise ValueError(f"index {first} is out of bounds for array with size {size}")
     return tuple(
         (flat // stride) % dim for dim, stride in zip(shape, _strides(shape, order), strict=True)
     )

@@ -88,10 +88,13 @@ def cov(
     fact = _degrees_of_freedom(rows.shape[1], ddof, w, checked_aweights, w_sum[0])
     centred = rows - mean[:, None]
     product = dot(centred, (centred if w is None else centred * w).T.conj())
-    return (product * float(numpy.true_divide(1, fact))).squeeze()
+    # a Python scalar keeps the product's dtype, as NumPy's in-place ``c *= 1 / fact`` does
+    return (product * numpy.true_divide(1, fact).item()).squeeze()
 
 
-def _degrees_of_freedom(n: int, ddof: int, w: Any, aweights: Any, w_sum: ndarray) -> float:
+def _degrees_of_freedom(n: int, ddof: int, w: Any, aweights: Any, w_sum: ndarray) -> Any:
+    """NumPy's divisor: a NumPy scalar of the weights' sum's dtype, complex for complex
+    observations (as NumPy's is), or ``n - ddof`` without weights."""
     if w is None:
         fact: Any = n - ddof
     elif ddof == 0:
@@ -100,7 +103,7 @@ def _degrees_of_freedom(n: int, ddof: int, w: Any, aweights: Any, w_sum: ndarray
         fact = w_sum - ddof
     else:
         fact = w_sum - ddof * (w * aweights).sum() / w_sum
-    fact = float(fact.compute()) if isinstance(fact, ndarray) else fact
+    fact = numpy.asarray(fact.compute())[()] if isinstance(fact, ndarray) else fact
     if fact <= 0:
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
         fact = 0.0

@@ -13,8 +13,10 @@ from .._array.viewspec import ComputedStep
 from .._ir.dask_call import DaskCall
 from . import reductions
 from .broadcasting import broadcast_to, zero_memory
-from .creation import asarray, copy
+from .creation import asarray, copy, zeros
+from .elementwise import where
 from .ndarray import ndarray
+from .numerical_ranges import arange
 
 __all__ = ["diag", "diagonal", "trace", "tril", "triu"]
 
@@ -50,16 +52,34 @@ def trace(
     return reductions.sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype, out=out)
 
 
-def _triangle(function: str, m: Any, k: int) -> ndarray:
+def lower_triangle_mask(n: Any, m: Any, k: Any) -> ndarray:
+    """NumPy's ``tri`` mask, ``arange(n)[:, None] >= arange(-k, m - k)``, by NumPy's
+    arithmetic: a float ``n``, ``m`` or ``k`` gives NumPy's (odd) mask, not an error."""
+    rows = arange(n, dtype=numpy.intp).reshape(-1, 1)
+    columns = arange(-k, m - k, dtype=numpy.intp).reshape(1, -1)
+    return rows >= columns
+
+
+def _triangle(function: str, m: Any, k: Any) -> ndarray:
     array = asarray(m)
-    k = operator.index(k)
     if array.ndim == 0:
         getattr(numpy, function)(numpy.zeros(()))  # NumPy's error for a 0-d argument
+    if not isinstance(k, (int, numpy.integer)):  # a float k: NumPy's where over its mask
+        return _triangle_by_mask(function, array, k)
+    k = operator.index(k)
     if array.ndim == 1:  # NumPy broadcasts a row against its (n, n) mask
         array = broadcast_to(array, (array.shape[0], array.shape[0]))
     if array.size == 0:
         return copy(array)
     return ndarray._from_expr(DaskCall(function, (array._read(), k), array.shape, array.dtype))
+
+
+def _triangle_by_mask(function: str, array: ndarray, k: Any) -> ndarray:
+    rows, columns = array.shape[-2:] if array.ndim > 1 else array.shape * 2
+    zero = zeros(1, dtype=array.dtype)
+    if function == "tril":
+        return where(lower_triangle_mask(rows, columns, k), array, zero)
+    return where(lower_triangle_mask(rows, columns, k - 1), zero, array)
 
 
 def tril(m: Any, k: int = 0) -> ndarray:

@@ -228,6 +228,8 @@ def cross(
 ) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.cross`."""
     left, right = asarray(a), asarray(b)
+    if left.ndim == 0 or right.ndim == 0:
+        raise ValueError("At least one array has zero dimension")
     if axis is not None:
         axisa = axisb = axisc = axis
     left = _moveaxis(left, numpy.lib.array_utils.normalize_axis_index(axisa, left.ndim), -1)

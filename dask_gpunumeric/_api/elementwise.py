@@ -20,13 +20,18 @@ from .ndarray import ndarray
 __all__ = ["astype", "clip", "imag", "real", "where"]
 
 
-def where(condition: Any, x: Any = None, y: Any = None) -> Any:
+# NumPy's "argument not given" marker.
+_NOT_GIVEN: Any = numpy._NoValue  # type: ignore[attr-defined]
+
+
+def where(condition: Any, x: Any = _NOT_GIVEN, y: Any = _NOT_GIVEN, /) -> Any:
     """dask_gpunumeric implementation of :func:`numpy.where` (one argument: ``nonzero``)."""
-    if x is None and y is None:
+    # Not None: ``where(c, a, None)`` is NumPy's object array (refused), not a missing y.
+    if x is _NOT_GIVEN and y is _NOT_GIVEN:
         from .selection import nonzero
 
         return nonzero(condition)
-    if x is None or y is None:
+    if x is _NOT_GIVEN or y is _NOT_GIVEN:
         raise ValueError("either both or neither of x and y should be given")
     return ndarray._from_expr(where_node(as_operand(condition), as_operand(x), as_operand(y)))
 

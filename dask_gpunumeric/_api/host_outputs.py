@@ -27,6 +27,7 @@ from typing import Any
 import numpy
 
 from .._array.flags import check_writeable
+from .._ir.dtypes import check_output_shapes
 from .ndarray import ndarray
 
 
@@ -101,13 +102,11 @@ def ufunc_on_host(
         where=dtype_only(where),
         **options,
     )
-    shape = numpy.broadcast_shapes(*(numpy.shape(x) for x in (*inputs, where)))
-    for o in outs:
-        if numpy.broadcast_shapes(shape, o.shape) != o.shape:
-            raise ValueError(
-                f"non-broadcastable output operand with shape {o.shape} doesn't match the "
-                f"broadcast shape {numpy.broadcast_shapes(shape, o.shape)}"
-            )
+    check_output_shapes(
+        [numpy.shape(x) for x in inputs],
+        [o.shape for o in outs],
+        [] if where is True else [numpy.shape(where)],
+    )
 
     def computed(value: Any) -> Any:
         return value.get() if isinstance(value, ndarray) else value

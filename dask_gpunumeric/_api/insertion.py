@@ -78,6 +78,9 @@ def put(a: Any, ind: Any, v: Any, mode: str = "raise") -> None:
         return
     if mode == "raise":
         numpy.broadcast_to(numpy.zeros((), numpy.uint8), (target.size,))[flat]  # IndexError
+    if target.ndim == 0:  # every index is the one element: the last value written stays
+        target[()] = _cycled(values, flat.size)[-1]
+        return
     flat = numpy.where(flat < 0, flat + target.size, flat)
     target[numpy.unravel_index(flat, target.shape)] = _cycled(values, flat.size)
 

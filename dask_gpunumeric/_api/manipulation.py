@@ -132,6 +132,8 @@ def rot90(m: Any, k: int = 1, axes: Any = (0, 1)) -> ndarray:
         raise ValueError("len(axes) must be 2.")
     if axes[0] == axes[1] or abs(axes[0] - axes[1]) == array.ndim:
         raise ValueError("Axes must be different.")
+    if not all(-array.ndim <= axis < array.ndim for axis in axes):
+        raise ValueError(f"Axes={axes} out of range for array of ndim={array.ndim}.")
     first = normalize_axis_index(axes[0], array.ndim)
     second = normalize_axis_index(axes[1], array.ndim)
     turns = operator.index(k) % 4

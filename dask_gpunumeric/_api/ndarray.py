@@ -191,6 +191,11 @@ class ndarray(ArrayHandle):  # noqa: N801 - NumPy's name
         except TypeError:
             return _all_unequal(self, other, True)
 
+    def __contains__(self, key: object) -> bool:
+        # NumPy's ``(a == key).any()``, not Python's iteration over rows (ambiguous truth
+        # values for n-d arrays, and a TypeError for 0-d ones)
+        return bool((self == key).any())
+
     # -- unary operators --------------------------------------------------------------------
     def __neg__(self) -> ndarray:
         return ufuncs["negative"](self)

@@ -40,6 +40,7 @@ def arange(
     start = 0 if start is None else start  # arange(stop=5)
     step = 1 if step is None else step
     kind = numpy.dtype(dtype) if dtype is not None else _arange_dtype(start, stop, step)
+    check_dtype(kind)  # object ranges (NumPy's Python-number elements) are refused
     if kind.kind in "bc" or any(isinstance(x, complex) for x in (start, stop, step)):
         return array(numpy.arange(start, stop, step, dtype=kind), chunks=chunks)
     length = max(0, math.ceil((stop - start) / step))  # how NumPy computes the length
@@ -135,6 +136,14 @@ def logspace(
     axis: int = 0,
 ) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.logspace` (``base ** linspace``)."""
+    if not isinstance(base, (float, int)) and numpy.ndim(base):
+        # NumPy's: an array base broadcasts with start and stop, then gets the new axis
+        start, stop = (x.compute() if isinstance(x, ndarray) else x for x in (start, stop))
+        ndmax = len(numpy.broadcast_shapes(*map(numpy.shape, (start, stop, base))))
+        start, stop = (numpy.array(x, ndmin=ndmax) for x in (start, stop))
+        base = array(base, ndmin=ndmax)
+        new_axis = numpy.lib.array_utils.normalize_axis_index(axis, ndmax + 1)
+        base = base.reshape(base.shape[:new_axis] + (1,) + base.shape[new_axis:])
     exponents = linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
     powers = array(base) ** exponents if isinstance(base, ndarray) else base**exponents
     return powers if dtype is None else powers.astype(dtype)

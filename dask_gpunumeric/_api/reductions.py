@@ -8,6 +8,7 @@ import numpy
 
 from .._array.coercion import as_expr
 from .._ir.dtypes import stand_in_with_ndim
+from .._ir.elementwise import cast_node
 from .._ir.indexing import Reshape
 from .._ir.reductions import Cumulative, normalize_axis, reduction_node
 from . import host_outputs
@@ -57,6 +58,7 @@ def _masked(kind: str, a: Any, axis: Any, out: Any, keepdims: Any, **kwargs: Any
     this module)."""
     from .masked_reductions import reduce_masked
 
+    a, kwargs = _in_out_dtype(kind, a, out, kwargs)
     return reduce_masked(kind, a, axis, out, keepdims, **kwargs)
 
 
@@ -68,7 +70,38 @@ def _unsupported(name: str, **given: Any) -> None:
             )
 
 
+# With ``out=`` and no ``dtype``, NumPy's ufunc reductions run the loop of the two dtypes,
+# ``out``'s and the input's (their promotion), and cast the result into ``out``: a larger
+# ``out`` changes the arithmetic (``max(bools, out=ints, initial=3)`` is 3, not True;
+# ``sum(float32s, out=float64s)`` adds in float64), a smaller one only the final cast.
+# ``mean``/``nanmean`` of inexact inputs sum so too (``mean`` takes integers to float64 and
+# float16 to float32 whatever ``out`` is).
+_DTYPE_PARAMETER = frozenset({"sum", "prod", "nansum", "nanprod"})
+_NO_DTYPE_PARAMETER = frozenset({"max", "min", "nanmax", "nanmin"})
+
+
+def _in_out_dtype(kind: str, a: Any, out: Any, params: dict[str, Any]) -> tuple[Any, dict]:
+    """``a`` and ``params`` for NumPy's reduction into ``out`` (module note above)."""
+    if not hasattr(out, "dtype") or params.get("dtype") is not None:
+        return a, params  # no out (or not an array: refused as NumPy does, later)
+    source = as_expr(a)
+    computing = numpy.promote_types(source.dtype, out.dtype)
+    if computing == source.dtype:
+        return a, params
+    if kind in _NO_DTYPE_PARAMETER:
+        return ndarray._from_expr(cast_node(source, computing)), params
+    inexact = source.dtype.kind in "fc"
+    if (
+        kind in _DTYPE_PARAMETER
+        or (kind == "mean" and inexact and source.dtype != numpy.float16)
+        or (kind == "nanmean" and inexact)
+    ):
+        return a, {**params, "dtype": computing}
+    return a, params
+
+
 def _reduce(kind: str, a: Any, axis: Any, out: Any, keepdims: Any, **params: Any) -> ndarray:
+    a, params = _in_out_dtype(kind, a, out, params)
     source = as_expr(a)
     keepdims = False if keepdims is _NoValue else keepdims
     node = reduction_node(kind, source, axis=axis, keepdims=keepdims, **params)

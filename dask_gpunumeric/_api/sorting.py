@@ -163,8 +163,10 @@ def lexsort(keys: Any, axis: int = -1) -> ndarray:
     (``numpy.result_type``), so keys of different dtypes must convert to it exactly; each
     lane along ``axis`` (all keys) is held by one chunk.
     """
-    if isinstance(keys, ndarray):
-        keys = [keys[i] for i in range(keys.shape[0])] if keys.ndim > 1 else [keys]
+    if getattr(keys, "ndim", None) == 0 or not numpy.iterable(keys):  # no sequence of keys
+        raise TypeError("need sequence of keys with len > 0 in lexsort")
+    if isinstance(keys, ndarray):  # NumPy's keys are its rows: 0-d keys for a 1-d array
+        keys = [keys[i, ...] for i in range(keys.shape[0])]
     arrays = [asarray(k) for k in keys]
     if not arrays:
         raise TypeError("need sequence of keys with len > 0 in lexsort")
@@ -172,6 +174,8 @@ def lexsort(keys: Any, axis: int = -1) -> ndarray:
     numpy.lexsort(probes, axis=axis)  # NumPy's errors for a bad axis
     if len({k.shape for k in arrays}) > 1:
         raise ValueError("all keys need to be the same shape")
+    if arrays[0].ndim == 0:  # one element to sort: NumPy's index 0
+        return asarray(numpy.zeros((), dtype=numpy.intp))
     dtype = numpy.result_type(*(k.dtype for k in arrays))
     shape = (len(arrays), *arrays[0].shape)
     stacked = DaskCall("stack", ([astype(k, dtype)._read() for k in arrays],), shape, dtype)

@@ -14,8 +14,11 @@ from numpy.lib.array_utils import normalize_axis_index
 
 from .._ir.dask_call import DaskCall
 from .._ir.rolling import Roll
+from .broadcasting import broadcast_to
 from .creation import asarray, copy
+from .math_misc import around
 from .ndarray import ndarray
+from .order_statistics import median
 
 __all__ = ["pad", "repeat", "roll", "tile"]
 
@@ -61,12 +64,14 @@ def repeat(a: Any, repeats: Any, axis: int | None = None) -> ndarray:
     if axis is None:
         array, axis = array.reshape(-1), 0
     axis = normalize_axis_index(axis, array.ndim)
-    host_repeats = numpy.asarray(repeats)
+    # As given, not as an array: NumPy truncates Python (and NumPy scalar) floats but casts
+    # arrays 'safe' (a TypeError for float or uint64 arrays).
+    host_repeats = repeats.get() if isinstance(repeats, ndarray) else repeats
     # NumPy's errors (negative counts, counts not matching the axis) and the positions.
     positions = numpy.repeat(numpy.arange(array.shape[axis]), host_repeats)
     shape = list(array.shape)
     shape[axis] = len(positions)
-    if host_repeats.ndim == 0 and 0 not in shape:
+    if numpy.ndim(host_repeats) == 0 and 0 not in shape:
         return _call("repeat", array, (int(host_repeats), axis), shape)
     return array[(slice(None),) * axis + (positions,)]
 
@@ -78,9 +83,12 @@ def pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> nd
     (exact, any width); ``constant``, ``linear_ramp``, ``maximum``, ``minimum``, ``mean``
     and ``empty`` go through ``dask.array.pad``.
 
-    Differences from NumPy: ``median``, ``reflect_type='odd'`` and a callable ``mode``
-    are not supported (use ``numpy.pad`` on ``a.compute()``); ``linear_ramp`` equals
-    NumPy's up to floating-point rounding.
+    ``median`` pads axis by axis with our ``median`` of each edge's ``stat_length``
+    elements (NumPy's algorithm: the corners are medians of the padding before them).
+
+    Differences from NumPy: ``reflect_type='odd'`` and a callable ``mode`` are not
+    supported (use ``numpy.pad`` on ``a.compute()``); ``linear_ramp`` equals NumPy's up to
+    floating-point rounding.
     """
     source = asarray(array)
     # One element per non-empty axis is enough for NumPy to check the mode, widths,
@@ -90,7 +98,7 @@ def pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> nd
         numpy.pad(stand_in, pad_width, mode=mode, **kwargs)
     if (
         callable(mode)
-        or mode not in INDEX_MODES + DASK_MODES
+        or mode not in (*INDEX_MODES, *DASK_MODES, "median")
         or kwargs.get("reflect_type") == "odd"
     ):
         raise NotImplementedError(
@@ -107,6 +115,8 @@ def pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> nd
         return asarray(
             numpy.pad(numpy.zeros(source.shape, source.dtype), pad_width, mode, **kwargs)
         )
+    if mode == "median":
+        return _pad_by_median(source, widths, kwargs.get("stat_length"))
     if "constant_values" in kwargs:  # NumPy converts them to an array first (then wraps)
         kwargs["constant_values"] = _host_values(kwargs["constant_values"], source.dtype)
     pairs = tuple(tuple(pair) for pair in widths)
@@ -132,6 +142,43 @@ def _pad_by_gathering(array: ndarray, widths: list[list[int]], mode: str) -> nda
         parts.append(result[(*index, positions[before + length :])])
         result = concatenate(parts, axis=axis)
     return result if result is not array else array[...]
+
+
+def _pad_by_median(array: ndarray, widths: list[list[int]], stat_length: Any) -> ndarray:
+    """NumPy's statistic padding: along each axis in turn, the median of the first and the
+    last ``stat_length`` original elements, over the axes padded before it; rounded for
+    integer arrays (NumPy's ``_round_if_needed``), then cast to the array's dtype."""
+    from .joining import concatenate
+
+    lengths: list[list[Any]] = (
+        [[None, None]] * array.ndim
+        if stat_length is None
+        else numpy.broadcast_to(numpy.round(stat_length).astype(numpy.intp), (array.ndim, 2))
+        .astype(object)
+        .tolist()
+    )
+    result = array
+    for axis, ((before, after), (left, right)) in enumerate(zip(widths, lengths, strict=True)):
+        if not before and not after:
+            continue
+        n = result.shape[axis]
+        left = n if left is None or left > n else left
+        right = n if right is None or right > n else right
+        index = (slice(None),) * axis
+        shape = list(result.shape)
+        parts = []
+        for width, edge in ((before, slice(0, left)), (after, slice(n - right, n))):
+            shape[axis] = width
+            parts.append(broadcast_to(_edge_median(result[(*index, edge)], axis), tuple(shape)))
+        result = concatenate([parts[0], result, parts[1]], axis=axis)
+    return result if result is not array else array[...]
+
+
+def _edge_median(edge: ndarray, axis: int) -> ndarray:
+    statistic = median(edge, axis=axis, keepdims=True)
+    if numpy.issubdtype(edge.dtype, numpy.integer):
+        statistic = around(statistic)
+    return statistic.astype(edge.dtype)
 
 
 def roll(a: Any, shift: Any, axis: Any = None) -> ndarray:

@@ -10,7 +10,7 @@ import numpy
 
 from .._array import tiny_ufuncs
 from .._array.coercion import UNSUPPORTED_KINDS, as_operand
-from .._ir.dtypes import stand_in
+from .._ir.dtypes import check_output_shapes, operand_shape, stand_in
 from .._ir.elementwise import cast_node, ufunc_node, where_node
 from .._ir.ufunc_table import UfuncSpec, ufunc_table
 from . import host_outputs
@@ -99,6 +99,7 @@ class ufunc:  # noqa: N801 - NumPy's name
             outs = outs or (None,) * self.nout
             _check_where(where)
             _check_output_casting(self, operands, outs, dtype, casting)
+            _check_output_shapes(operands, outs, where)
         results = ufunc_node(self.spec.name, self.spec.numpy_ufunc, operands, dtype, casting)
         _check_scalar_exponent(self, operands, results[0])
         if outs is None:
@@ -182,15 +183,20 @@ def _split_outputs(function: ufunc, args: tuple[Any, ...], out: Any) -> tuple[tu
     positional_out = args[nin:]
     if positional_out and out is not None:
         raise TypeError("cannot specify 'out' as both a positional and keyword argument")
-    outs = positional_out or out
-    if outs is None:
+    # NumPy's reading: positional outputs may be fewer than nout (the rest allocated); a
+    # keyword tuple has one entry per output; a lone keyword array only for one output.
+    if positional_out:
+        outs = positional_out + (None,) * (function.nout - len(positional_out))
+    elif out is None:
         return args[:nin], None
-    if not isinstance(outs, tuple):
-        outs = (outs,)
-    if len(outs) != function.nout:
-        raise ValueError(
-            f"The 'out' tuple must have exactly {function.nout} entries: one per ufunc output"
-        )
+    elif isinstance(out, tuple):
+        if len(out) != function.nout:
+            raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+        outs = out
+    elif function.nout > 1:
+        raise TypeError("'out' must be a tuple of arrays")
+    else:
+        outs = (out,)
     for o in outs:
         host_outputs.check_output(o)
     return args[:nin], outs
@@ -278,6 +284,14 @@ def _check_output_casting(
     )
 
 
+def _check_output_shapes(operands: tuple[Any, ...], outs: tuple[Any, ...], where: Any) -> None:
+    check_output_shapes(
+        [operand_shape(x) for x in operands],
+        [o.shape for o in outs if o is not None],
+        [] if where is True else [operand_shape(as_operand(where))],
+    )
+
+
 def _write_output(
     function: ufunc, result: Any, out: ndarray | None, where: Any, casting: str
 ) -> ndarray:
@@ -293,11 +307,6 @@ def _write_output(
 
         # NumPy leaves the unselected elements uninitialized; ours are zeros, as empty's.
         out = zeros(result.shape, dtype=result.dtype)
-    if result.shape != out.shape and numpy.broadcast_shapes(result.shape, out.shape) != out.shape:
-        raise ValueError(
-            f"non-broadcastable output operand with shape {out.shape} doesn't match the "
-            f"broadcast shape {numpy.broadcast_shapes(result.shape, out.shape)}"
-        )
     value = cast_node(result, out.dtype)
     if where is not True:
         value = where_node(as_operand(where), value, out._read())

@@ -130,7 +130,8 @@ class ArrayHandle(DaskCollectionMixin):
         return views.swapaxes(self, -1, -2)
 
     def transpose(self, *axes: Any) -> Self:
-        return views.transpose(self, axes)
+        # NumPy's method: no argument, one (None, an integer or a sequence), or the axes
+        return views.transpose(self, axes[0] if len(axes) == 1 else (axes or None))
 
     def swapaxes(self, axis1: int, axis2: int) -> Self:
         return views.swapaxes(self, axis1, axis2)

@@ -4,6 +4,7 @@ without a copy. A view shares its base's ``Store``; only the ``ViewSpec`` differ
 from __future__ import annotations
 
 import math
+import operator
 from typing import Any
 
 import numpy
@@ -21,10 +22,15 @@ def _view(array: Any, region: Region) -> Any:
 
 
 def transpose(array: Any, axes: Any = None) -> Any:
-    if axes is None or axes == ():
+    """``numpy.transpose(array, axes)``: ``None`` reverses the axes, one integer is a
+    one-axis permutation (NumPy's, for 1-d arrays), ``()`` the permutation of a 0-d one."""
+    if axes is None:
         axes = tuple(reversed(range(array.ndim)))
-    elif len(axes) == 1 and isinstance(axes[0], (tuple, list)):
-        axes = tuple(axes[0])
+    elif isinstance(axes, (int, numpy.integer)):
+        axes = (axes,)
+    elif not numpy.iterable(axes):
+        raise TypeError(f"expected a sequence of integers or a single integer, got '{axes}'")
+    axes = tuple(operator.index(axis) for axis in axes)  # NumPy's TypeError before the length
     if len(axes) != array.ndim:
         raise ValueError("axes don't match array")
     normalized = tuple(numpy.lib.array_utils.normalize_axis_index(a, array.ndim) for a in axes)

@@ -37,8 +37,34 @@ def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
     try:
         return numpy.broadcast_shapes(*shapes)
     except ValueError:
-        listed = " ".join(str(tuple(s)) for s in shapes)
+        listed = "".join(f"{shape_text(s)} " for s in shapes)
         raise ValueError(f"operands could not be broadcast together with shapes {listed}") from None
+
+
+def check_output_shapes(
+    input_shapes: list[tuple[int, ...]],
+    output_shapes: list[tuple[int, ...]],
+    mask_shapes: list[tuple[int, ...]],
+) -> None:
+    """A ufunc's shape checks with NumPy's messages: every operand (inputs, outputs, the
+    ``where=`` mask) broadcasts together, and each output has the whole broadcast shape."""
+    shapes = [*input_shapes, *output_shapes, *mask_shapes]
+    try:
+        full = numpy.broadcast_shapes(*shapes)
+    except ValueError:
+        listed = "".join(f"{shape_text(s)} " for s in shapes)
+        raise ValueError(f"operands could not be broadcast together with shapes {listed}") from None
+    for shape in output_shapes:
+        if tuple(shape) != full:
+            raise ValueError(
+                f"non-broadcastable output operand with shape {shape_text(shape)} doesn't "
+                f"match the broadcast shape {shape_text(full)}"
+            )
+
+
+def shape_text(shape: tuple[int, ...]) -> str:
+    """A shape as NumPy's messages write it: ``(3,4)``, ``(3,)``, ``()``."""
+    return "(" + ",".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
 
 
 def operand_shape(operand: Any) -> tuple[int, ...]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy
 import pytest
 
@@ -51,6 +53,43 @@ def test_corrcoef() -> None:
     assert_eq(np.corrcoef(x, rowvar=False), numpy.corrcoef(X, rowvar=False), rtol=1e-12)
     complex_data = X + 1j * X[::-1]
     assert_eq(np.corrcoef(np.asarray(complex_data)), numpy.corrcoef(complex_data), rtol=1e-12)
+
+
+COMPLEX_X = X + 1j * X[::-1]
+WEIGHTS: dict[str, dict[str, Any]] = {
+    "none": {},
+    "fweights": {"fweights": RNG.integers(1, 4, 10)},
+    "aweights": {"aweights": RNG.random(10)},
+    "both": {"fweights": RNG.integers(1, 4, 10), "aweights": RNG.random(10)},
+}
+
+
+@pytest.mark.parametrize("weights", WEIGHTS)
+@pytest.mark.parametrize("ddof", [None, 0, 2])
+def test_cov_complex_with_weights(weights: str, ddof: int | None) -> None:
+    """Complex observations make NumPy's divisor complex: the weighted ones must not be
+    turned into a Python float (issue 30: ``TypeError: float() argument ... not 'complex'``)."""
+    x = np.asarray(COMPLEX_X, chunks=(2, 4))
+    kwargs = WEIGHTS[weights]
+    assert_eq(np.cov(x, ddof=ddof, **kwargs), numpy.cov(COMPLEX_X, ddof=ddof, **kwargs), rtol=1e-12)
+    assert_eq(
+        np.cov(x[0], x[1], ddof=ddof, **kwargs),
+        numpy.cov(COMPLEX_X[0], COMPLEX_X[1], ddof=ddof, **kwargs),
+        rtol=1e-12,
+    )
+    assert_eq(
+        np.cov(x, dtype="c8", **kwargs), numpy.cov(COMPLEX_X, dtype="c8", **kwargs), rtol=1e-5
+    )
+
+
+def test_cov_complex_weights_no_degrees_of_freedom() -> None:
+    aweights = numpy.eye(10)[0]  # one observation: the divisor 1 - ddof * 1 / 1 is 0
+    x = np.asarray(COMPLEX_X, chunks=(2, 4))
+    with pytest.warns(RuntimeWarning, match="Degrees of freedom <= 0"):
+        expected = numpy.cov(COMPLEX_X, aweights=aweights)
+    with pytest.warns(RuntimeWarning, match="Degrees of freedom <= 0"):
+        ours = np.cov(x, aweights=aweights)
+    assert_eq(ours, expected)
 
 
 @pytest.mark.parametrize("right", [False, True])

@@ -108,13 +108,28 @@ def test_solve(a_shape: Any, b_shape: Any, dtype: str) -> None:
     close(dla.solve(ours(a, (1,) * (len(a_shape) - 2) + (2, 4)), ours(b)), numpy.linalg.solve(a, b))
 
 
+SINGULAR = {
+    "ones": numpy.ones((3, 3)),
+    "rank one": numpy.array([[1.0, 2.0], [2.0, 4.0]]),
+    "zeros": numpy.zeros((4, 4)),
+    "one of a stack": numpy.stack([numpy.eye(2), numpy.array([[1.0, 2.0], [2.0, 4.0]])]),
+}
+
+
 @pytest.mark.parametrize("name", ["inv", "solve", "cholesky"])
-def test_singular_matrix_raises_linalgerror_at_compute(name: str) -> None:
-    host = numpy.ones((3, 3))
-    arguments = (host, numpy.ones(3)) if name == "solve" else (host,)
+@pytest.mark.parametrize("matrix", SINGULAR)
+# issue 30: float32 as float64 (CuPy checks cuSOLVER's status for every dtype it is asked to)
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64"])
+@pytest.mark.parametrize("chunks", [None, 1])
+def test_singular_matrix_raises_linalgerror_at_compute(
+    name: str, matrix: str, dtype: str, chunks: Any
+) -> None:
+    host = SINGULAR[matrix].astype(dtype)
+    rhs = numpy.ones(host.shape[:-1], dtype)
+    arguments = (host, rhs) if name == "solve" else (host,)
     with pytest.raises(numpy.linalg.LinAlgError):
         getattr(numpy.linalg, name)(*arguments)
-    result = getattr(dla, name)(*(ours(x) for x in arguments))  # lazy: no error yet
+    result = getattr(dla, name)(*(ours(x, chunks) for x in arguments))  # lazy: no error yet
     with pytest.raises(numpy.linalg.LinAlgError):
         result.compute()
 
@@ -123,6 +138,10 @@ NOT_POSITIVE_DEFINITE = {
     "indefinite": numpy.array([[1.0, 2.0], [2.0, 1.0]]),
     "negative definite": -4 * numpy.eye(3),
     "float32": numpy.array([[1.0, 2.0], [2.0, 1.0]], dtype="float32"),
+    "float32 negative definite": -4 * numpy.eye(3, dtype="float32"),
+    "float32 singular": numpy.zeros((3, 3), dtype="float32"),
+    "complex64": numpy.array([[1, 2j], [-2j, 1]], dtype="complex64"),
+    "float32 one of a stack": numpy.stack([numpy.eye(2), [[1.0, 2.0], [2.0, 1.0]]]).astype("f4"),
     "complex": numpy.array([[1, 2j], [-2j, 1]]),
     "integers": numpy.array([[1, 2], [2, 1]]),
     "one of a stack": numpy.stack([numpy.eye(4), numpy.eye(4) - 2 * numpy.ones((4, 4))]),

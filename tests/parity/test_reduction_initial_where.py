@@ -205,3 +205,79 @@ def test_where_folds_into_the_chunk_reduction() -> None:
     result = dnp.sum(ours, axis=1, where=mask, initial=1)
     assert result.to_dask().chunks == (row_blocks,)
     assert_eq(result, numpy.sum(host, axis=1, where=mask, initial=1), rtol=1e-12)
+
+
+# issue 30: with out= (ours, a host array, a view) of another dtype than the input's,
+# NumPy reduces in their promoted dtype, then casts into out: a bool or integer input
+# into a wider out keeps initial= (3, not True), float32 into float64 adds in float64.
+OUT_DTYPE_CASES = [
+    ("bool", "int32"),
+    ("bool", "float32"),
+    ("uint8", "int8"),
+    ("int64", "float64"),
+    ("float32", "float64"),
+    ("float64", "float32"),
+    ("float64", "int32"),
+    ("complex128", "complex64"),
+]
+OUT_KINDS = ["ours", "host", "view"]
+
+
+def _out(kind: str, shape: tuple[int, ...], dtype: str) -> tuple[Any, Any]:
+    """An output of ``kind`` filled with 7 and what to read back after the call."""
+    if kind == "host":
+        out = numpy.full(shape, 7, dtype=dtype)
+        return out, out
+    if kind == "view":
+        base = dnp.full((2, *shape), 7, dtype=dtype)
+        return base[1, ...], base
+    out = dnp.full(shape, 7, dtype=dtype)
+    return out, out
+
+
+@pytest.mark.parametrize("name", ["amax", "amin", "max", "min", "nanmax", "nanmin"])
+@pytest.mark.parametrize(("dtype", "out_dtype"), OUT_DTYPE_CASES)
+@pytest.mark.parametrize("out_kind", OUT_KINDS)
+def test_max_min_into_out_of_another_dtype(
+    name: str, dtype: str, out_dtype: str, out_kind: str
+) -> None:
+    host = host_values(dtype)
+    initial = 3 if dtype in ("bool", "uint8", "int64") else 1.25
+    for chunks in [(6, 8), (2, 3)]:
+        ours = dnp.array(host, chunks=chunks)
+        for axis, keepdims, kwargs in [
+            (None, False, {}),
+            (0, True, {"initial": initial}),
+            (1, False, {"initial": initial, "where": MASK}),
+            ((0, 1), True, {"initial": -initial if dtype != "uint8" else 0}),
+            (-1, True, {"initial": initial, "where": ROW_MASK}),
+        ]:
+            shape = numpy.max(host, axis=axis, keepdims=keepdims).shape
+            expected, expected_read = _out("host", shape, out_dtype)
+            got, got_read = _out(out_kind, shape, out_dtype)
+            if out_kind == "view":
+                expected_read = numpy.full((2, *shape), 7, dtype=out_dtype)
+                expected = expected_read[1, ...]
+            getattr(numpy, name)(host, axis=axis, out=expected, keepdims=keepdims, **kwargs)
+            result = getattr(dnp, name)(ours, axis=axis, out=got, keepdims=keepdims, **kwargs)
+            assert result is got
+            assert_eq(got_read if out_kind != "host" else dnp.asarray(got_read), expected_read)
+
+
+@pytest.mark.parametrize(("dtype", "out_dtype"), OUT_DTYPE_CASES)
+@pytest.mark.parametrize("name", ["sum", "prod", "nansum", "mean"])
+def test_sums_into_out_of_another_dtype(name: str, dtype: str, out_dtype: str) -> None:
+    host = host_values(dtype)
+    ours = dnp.array(host, chunks=(2, 3))
+    for axis, kwargs in [(None, {}), (0, {"keepdims": True}), (1, {"where": MASK})]:
+        if name == "prod" and "where" not in kwargs:
+            kwargs = {**kwargs, "initial": 1}
+        shape = numpy.sum(host, axis=axis, keepdims=kwargs.get("keepdims", False)).shape
+        expected = numpy.full(shape, 7, dtype=out_dtype)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", numpy.exceptions.ComplexWarning)
+            getattr(numpy, name)(host, axis=axis, out=expected, **kwargs)
+        got = dnp.full(shape, 7, dtype=out_dtype)
+        getattr(dnp, name)(ours, axis=axis, out=got, **kwargs)
+        tolerance = 1e-6 if "float32" in (dtype, out_dtype) or out_dtype == "complex64" else 1e-12
+        assert_eq(got, expected, rtol=tolerance)
