@@ -30,6 +30,8 @@ from __future__ import annotations
 import functools
 import os
 import pathlib
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -153,3 +155,23 @@ def backend(request: pytest.FixtureRequest, kernel_cache: str):
         client_work_bytes=TEST_CLIENT_WORK_BYTES,
     ):
         yield name
+
+
+@pytest.fixture
+def scheduler_runs(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The names of the scheduler calls made (computations, persists), in order; no work
+    is kept in the client by the small-work policy."""
+    from dask_gpunumeric import config
+    from dask_gpunumeric._runtime import execution
+
+    made: list[str] = []
+    for name in ("compute", "compute_finishing_here", "persist"):
+        real = getattr(execution, name)
+
+        def counted(*args: Any, _real: Any = real, _name: str = name) -> Any:
+            made.append(_name)
+            return _real(*args)
+
+        monkeypatch.setattr(execution, name, counted)
+    with config.set(client_work_bytes=0):
+        yield made

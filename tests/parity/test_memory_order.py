@@ -4,14 +4,13 @@ NumPy gives and the copies it makes, its errors for a bad order, and no gatherin
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import numpy
 import pytest
 
 import dask_gpunumeric as dnp
-from dask_gpunumeric._runtime import execution
 from dask_gpunumeric.testing import assert_eq, numbered_values
 
 # (shape, chunks): 0-d, 1-d, 2-d and 3-d, each cut into several blocks where it can be.
@@ -249,23 +248,7 @@ def test_errors_for_an_order_are_numpys(name: str, call: Callable[..., Any], bad
         call(dnp, ours, bad)  # NumPy takes it ("K", "A" where allowed): so do we
 
 
-@pytest.fixture
-def runs(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """The scheduler calls made (computations, persists), nothing kept in this process."""
-    made: list[str] = []
-    for name in ("compute", "compute_finishing_here", "persist"):
-        real = getattr(execution, name)
-
-        def counted(*args: Any, _real: Any = real, _name: str = name) -> Any:
-            made.append(_name)
-            return _real(*args)
-
-        monkeypatch.setattr(execution, name, counted)
-    with dnp.config.set(client_work_bytes=0):
-        yield made
-
-
-def test_orders_gather_nothing(runs: list[str]) -> None:
+def test_orders_gather_nothing(scheduler_runs: list[str]) -> None:
     """Every order is a view or a lazy copy: nothing is computed until the value is read,
     and the results keep several blocks."""
     host, ours = _pair((12, 10), (4, 5))
@@ -280,7 +263,7 @@ def test_orders_gather_nothing(runs: list[str]) -> None:
         "asfortranarray": dnp.asfortranarray(ours),
     }
     blocks = {name: array.to_dask().npartitions for name, array in made.items()}
-    assert runs == []
+    assert scheduler_runs == []
     assert all(count > 1 for count in blocks.values()), blocks
     expected = {
         "reshape F": host.reshape((5, 24), order="F"),
@@ -293,6 +276,9 @@ def test_orders_gather_nothing(runs: list[str]) -> None:
         "asfortranarray": numpy.asfortranarray(host),
     }
     for name, array in made.items():
-        runs.clear()
+        scheduler_runs.clear()
         assert_eq(array, expected[name])
-        assert "persist" not in runs, (name, runs)  # one computation of the result itself
+        assert "persist" not in scheduler_runs, (
+            name,
+            scheduler_runs,
+        )  # one computation of the result itself

@@ -6,7 +6,6 @@ nothing. An array of blocks, however small, is persisted with the live arrays as
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import numpy
@@ -14,54 +13,40 @@ import pytest
 
 import dask_gpunumeric as dnp
 from dask_gpunumeric._ir.leaves import ChunkValue, DaskData
-from dask_gpunumeric._runtime import execution
-
-
-@pytest.fixture
-def runs(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """The names of the scheduler calls made (computations, persists), in order; no work
-    is kept in the client by the small-work policy."""
-    made: list[str] = []
-    for name in ("compute", "compute_finishing_here", "persist"):
-        real = getattr(execution, name)
-
-        def counted(*args: Any, _real: Any = real, _name: str = name) -> Any:
-            made.append(_name)
-            return _real(*args)
-
-        monkeypatch.setattr(execution, name, counted)
-    with dnp.config.set(client_work_bytes=0):
-        yield made
 
 
 def deep(np: Any, x: Any) -> Any:
     return ((x * 2.0 + 1.0) * 3.0 - 0.5) / 7.0  # deep enough to be worth persisting
 
 
-def test_a_small_result_read_is_computed_once_and_held(runs: list[str]) -> None:
+def test_a_small_result_read_is_computed_once_and_held(scheduler_runs: list[str]) -> None:
     host = numpy.linspace(0.0, 1.0, 400_000)
     m = deep(dnp, dnp.array(host, chunks=100_000)).mean()
     expected = deep(numpy, host).mean()
     assert float(m) == pytest.approx(expected, rel=1e-12)
-    assert runs and "persist" not in runs, runs  # one computation (finishing here: two calls)
+    assert scheduler_runs and "persist" not in scheduler_runs, (
+        scheduler_runs
+    )  # one computation (finishing here: two calls)
     assert type(m._store.version) is ChunkValue
-    runs.clear()
+    scheduler_runs.clear()
     assert float(m) == pytest.approx(expected, rel=1e-12)
     assert numpy.asarray(m).dtype == expected.dtype and numpy.asarray(m).shape == ()
-    assert runs == []  # held: nothing computed again
+    assert scheduler_runs == []  # held: nothing computed again
     numpy.asarray(m)[...] = 5.0  # the caller's copy, not the held value
     assert float(m) == pytest.approx(expected, rel=1e-12)
 
 
-def test_an_array_read_is_persisted_with_its_blocks(runs: list[str]) -> None:
+def test_an_array_read_is_persisted_with_its_blocks(scheduler_runs: list[str]) -> None:
     host = numpy.linspace(0.0, 1.0, 400_000)
     y = deep(dnp, dnp.array(host, chunks=100_000))
     numpy.testing.assert_allclose(numpy.asarray(y), deep(numpy, host), rtol=1e-15)
-    assert runs[0] == "persist" and type(y._store.version) is DaskData
-    runs.clear()
+    assert scheduler_runs[0] == "persist" and type(y._store.version) is DaskData
+    scheduler_runs.clear()
     row = deep(dnp, dnp.array(host.reshape(4, -1), chunks=(1, -1))).sum(axis=1)  # 32 bytes
     numpy.testing.assert_allclose(numpy.asarray(row), deep(numpy, host.reshape(4, -1)).sum(axis=1))
-    assert runs[0] == "persist" and type(row._store.version) is DaskData  # its blocks kept
+    assert (
+        scheduler_runs[0] == "persist" and type(row._store.version) is DaskData
+    )  # its blocks kept
 
 
 def test_persisting_a_value_made_here_keeps_it_as_it_is() -> None:
