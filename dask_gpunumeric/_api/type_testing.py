@@ -160,10 +160,15 @@ def asfortranarray(a: Any, dtype: Any = None, *, like: Any = None) -> ndarray:
 
 def require(a: Any, dtype: Any = None, requirements: Any = None, *, like: Any = None) -> ndarray:
     """dask_gpunumeric implementation of :func:`numpy.require` (requirements are checked
-    like NumPy's; ``'C'`` and ``'F'`` lay the array out so; every array of ours is aligned,
-    writeable and owns its data)."""
+    like NumPy's; ``'C'`` and ``'F'`` lay the array out so; ``'W'`` and ``'O'`` copy an
+    array that is read-only or does not own its data; every array of ours is aligned and
+    already a base-class array, ``'E'``)."""
     numpy.require(numpy.empty(0), None, requirements)
-    # NumPy's names of the two layouts all start with their letter (C_CONTIGUOUS, FORTRAN...).
+    # NumPy's names of the flags all start with their letter (C_CONTIGUOUS, WRITEABLE...).
     letters = {str(name).upper()[:1] for name in requirements or ()}
     order = "C" if "C" in letters else "F" if "F" in letters else None
-    return asarray(a, dtype=dtype, order=order)
+    result = asarray(a, dtype=dtype, order=order)
+    flags = result.flags
+    if ("W" in letters and not flags.writeable) or ("O" in letters and not flags.owndata):
+        result = asarray(result, order=order).copy(order=order or "K")
+    return result

@@ -57,15 +57,12 @@ def reads_fortran(array: Any, order: str) -> bool:
 
 
 def is_laid_out(array: Any, order: str) -> bool:
-    """Whether ``array`` already has the layout a copy in ``order`` would give."""
+    """Whether ``array`` already has the layout ``order`` asks of it (``asarray``'s pass
+    through): ``'A'`` and ``'K'`` take any layout, as NumPy's ``asarray`` does."""
+    if order not in ("C", "F"):
+        return True  # before the layout: asarray's default path reads none
     flags = array._view.layout_stand_in().flags
-    if order == "C":
-        return bool(flags.c_contiguous)
-    if order == "F":
-        return bool(flags.f_contiguous)
-    if order == "A":
-        return bool(flags.c_contiguous or flags.f_contiguous)
-    return True
+    return bool(flags.c_contiguous if order == "C" else flags.f_contiguous)
 
 
 def reading_axes(array: Any, order: str) -> tuple[int, ...]:
@@ -117,7 +114,7 @@ def made_in_order(
     if not fortran or len(shape) < 2:
         return make(shape, chunks)
     blocks = chunks if chunks is not None else default_chunks(shape)
-    return _transposed(make(shape[::-1], blocks[::-1]))
+    return _owning(_transposed(make(shape[::-1], blocks[::-1])))
 
 
 def copied_in_order(array: T, copy: Callable[[T], T], fortran: bool) -> T:
@@ -125,7 +122,14 @@ def copied_in_order(array: T, copy: Callable[[T], T], fortran: bool) -> T:
     seen through ``.T`` (blocks as ``array``'s)."""
     if not fortran or getattr(array, "ndim", 0) < 2:
         return copy(array)
-    return _transposed(copy(_transposed(array)))
+    return _owning(_transposed(copy(_transposed(array))))
+
+
+def _owning(array: Any) -> Any:
+    """``array``, the one view its store is made for, as the array owning the store
+    (NumPy's ``OWNDATA``; its ``WRITEABLE`` flag is the store's: views of it obey it)."""
+    array._owns_data = True
+    return array
 
 
 def _transposed(array: Any) -> Any:

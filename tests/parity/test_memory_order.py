@@ -153,7 +153,8 @@ def test_the_layout_functions() -> None:
 def test_asarray_passes_through_an_array_already_in_order() -> None:
     ours = dnp.ones((4, 6), chunks=(2, 3))
     assert dnp.asarray(ours, order="C") is ours
-    assert dnp.asarray(ours.T, order="F") is not ours.T  # a new handle, as NumPy's .T is
+    transposed = ours.T
+    assert dnp.asarray(transposed, order="F") is transposed
     fortran = dnp.asfortranarray(ours)
     assert dnp.asarray(fortran, order="F") is fortran
     assert dnp.asarray(fortran, order="A") is fortran
@@ -161,6 +162,49 @@ def test_asarray_passes_through_an_array_already_in_order() -> None:
     assert dnp.array(fortran, copy=None, order="K") is fortran
     with pytest.raises(ValueError, match="Unable to avoid copy"):
         dnp.array(fortran, copy=False, order="C")
+
+
+def test_asarray_in_any_order_passes_a_strided_view_through() -> None:
+    """NumPy's ``asarray(order='A')`` (and ``'K'``) returns a non-contiguous view itself:
+    writes to the result reach the base."""
+    host, ours = _pair((4, 6), (2, 3))
+    for order in ("A", "K"):
+        host_view, our_view = host[:, ::2], ours[:, ::2]
+        assert numpy.asarray(host_view, order=order) is host_view
+        assert dnp.asarray(our_view, order=order) is our_view
+        assert dnp.array(our_view, copy=False, order=order) is our_view
+        dnp.asarray(our_view, order=order)[0, 0] = -7.0
+        numpy.asarray(host_view, order=order)[0, 0] = -7.0
+        assert_eq(ours, host)
+
+
+def test_a_read_only_fortran_array_keeps_its_views_read_only() -> None:
+    """A Fortran-ordered array owns its data, as NumPy's does: set read-only, a view of it
+    cannot be made writeable (NumPy's ``ValueError``)."""
+    host, ours = numpy.zeros((3, 4), order="F"), dnp.zeros((3, 4), order="F")
+    assert ours.flags.owndata == host.flags.owndata
+    for array in (host, ours):
+        array.setflags(write=False)
+    with pytest.raises(ValueError, match="cannot set WRITEABLE flag to True"):
+        host[1:].setflags(write=True)
+    with pytest.raises(ValueError, match="cannot set WRITEABLE flag to True"):
+        ours[1:].setflags(write=True)
+    assert_eq(ours, host)
+
+
+@pytest.mark.parametrize("requirement", ["W", "O", "E", ["F", "O"]])
+def test_require_copies_what_the_requirements_refuse(requirement: Any) -> None:
+    """``require`` with ``'W'``/``'O'`` copies a read-only array or a view (``'E'``
+    always): the result's flags are NumPy's."""
+    host, ours = _pair((4, 6), (2, 3))
+    for array in (host, ours):
+        array.setflags(write=False)
+    for host_input, our_input in ((host, ours), (host[1:], ours[1:])):
+        expected = numpy.require(host_input, requirements=requirement)
+        result = dnp.require(our_input, requirements=requirement)
+        for flag in ("writeable", "owndata", "f_contiguous", "c_contiguous"):
+            assert getattr(result.flags, flag) == getattr(expected.flags, flag), flag
+        assert_eq(result, expected)
 
 
 def test_reshape_in_fortran_order_is_a_view_where_numpy_gives_one() -> None:
