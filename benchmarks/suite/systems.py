@@ -109,9 +109,11 @@ def user_client() -> Any:
     if _UserCluster.client is None:
         import distributed
 
-        # On 127.0.0.1 without a dashboard: nothing of the suite listens beyond this machine.
+        # On 127.0.0.1, its dashboard on a free port there: nothing of the suite listens
+        # beyond this machine, and no two runs contend for distributed's default 8787
+        # (``None`` gets 8787 too: "Port 8787 is already in use" under pytest -n 2).
         cluster = distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None
+            n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address="127.0.0.1:0"
         )
         _UserCluster.client = distributed.Client(cluster, set_as_default=False)
     return _UserCluster.client
