@@ -43,6 +43,7 @@ from dask.array.core import (
 )
 from dask.array.gufunc import apply_gufunc
 from dask.array.routines import sqrt
+from dask.core import flatten
 from dask.highlevelgraph import HighLevelGraph
 
 __all__ = [
@@ -219,7 +220,7 @@ def _on_expressions(target: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) 
         return value
 
     result = target(*standing_in(args), **{k: standing_in(v) for k, v in kwargs.items()})
-    known = {key for array in inputs.values() for key in _flat(array.__dask_keys__())}
+    known = {key for array in inputs.values() for key in flatten(array.__dask_keys__())}
     return _taken_back(result, known, list(inputs.values()))
 
 
@@ -238,7 +239,7 @@ def _taken_back(result: Any, known: set[Any], inputs: list[Array]) -> Any:
     if tasks is None:  # pragma: no cover - expressions came with dask's task objects
         raise NotImplementedError("dask's expression arrays without its task objects")
     own = {key: task for key, task in tasks.items() if key not in known}
-    (name,) = {key[0] for key in _flat(result.__dask_keys__())}  # the lowered expression's
+    (name,) = {key[0] for key in flatten(result.__dask_keys__())}  # the lowered expression's
     graph = HighLevelGraph.from_collections(name, own, dependencies=list[Any](inputs))
     return Array(graph, name, result.chunks, meta=internals.meta_of(result))
 
@@ -270,7 +271,7 @@ def task_graph_array(array: Any) -> Array:
         return array
     from . import distributed_internals as internals
 
-    (name,) = {key[0] for key in _flat(array.__dask_keys__())}
+    (name,) = {key[0] for key in flatten(array.__dask_keys__())}
     graph = HighLevelGraph.from_collections(name, dict(array.__dask_graph__()), dependencies=())
     return Array(graph, name, array.chunks, meta=internals.meta_of(array))
 
@@ -283,9 +284,3 @@ def for_user(array: Array) -> Any:
     from . import distributed_internals as internals
 
     return internals.expression_from_graph(array)
-
-
-def _flat(nested: Any) -> list[Any]:
-    if isinstance(nested, list):
-        return [key for item in nested for key in _flat(item)]
-    return [nested]

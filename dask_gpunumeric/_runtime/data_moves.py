@@ -21,6 +21,7 @@ import distributed
 import numpy
 import psutil
 from dask.array.dispatch import concatenate_lookup
+from dask.core import flatten
 from distributed.comm import get_address_host
 
 from .cluster import client_for_computation
@@ -71,7 +72,7 @@ def fetch(*arrays: Any) -> list[Any]:
     from the workers where the client says so, ``direct_to_workers``), or
     taken as they are where they are held in this process (dask's local schedulers),
     and put together here."""
-    keys = [_flat(array.__dask_keys__()) for array in arrays]
+    keys = [list(flatten(array.__dask_keys__())) for array in arrays]
     blocks: list[list[Any]] = []
     for array, flat in zip(arrays, keys, strict=True):
         layer = own_layer(array)
@@ -92,12 +93,6 @@ def fetch(*arrays: Any) -> list[Any]:
             (value,) = dask.compute(array, scheduler="sync")
             result.append(value)
     return result
-
-
-def _flat(nested: Any) -> list[Any]:
-    if isinstance(nested, list):
-        return [key for item in nested for key in _flat(item)]
-    return [nested]
 
 
 def _joined(blocks: list[Any], chunks: tuple[tuple[int, ...], ...]) -> Any:

@@ -49,6 +49,7 @@ from typing import Any, NamedTuple, cast
 
 import dask
 import dask.base
+import dask.core
 import dask.utils
 import distributed
 import distributed.client as client_module
@@ -455,15 +456,7 @@ def _from_graph() -> Callable[..., Any]:
 
 
 def _block_keys(array: Any) -> list[Any]:
-    keys: list[Any] = []
-    pending = [array.__dask_keys__()]
-    while pending:
-        item = pending.pop()
-        if isinstance(item, list):
-            pending.extend(reversed(item))
-        else:
-            keys.append(item)
-    return keys
+    return list(dask.core.flatten(array.__dask_keys__()))
 
 
 def _prefix(array: Any) -> str:
