@@ -17,7 +17,7 @@ from .._ir.indexing import (
     Slice,
     TakePoints,
     advanced_index_coords,
-    check_basic_index,
+    basic_region,
     is_basic_index,
 )
 from .._ir.leaves import HostData
@@ -46,8 +46,7 @@ def _host_item(item: Any) -> Any:
 def getitem(array: Any, index: Any) -> Any:
     index = _index_tuple(index)
     if is_basic_index(index):
-        check_basic_index(array.shape, index)
-        region = Region.from_index(array.shape, index)
+        region = basic_region(array.shape, index)
         if _is_element(index, array.ndim):
             # NumPy gives a scalar, a copy: ``z = a[2]; z += 1`` must leave ``a`` alone.
             # (``a[2, ...]`` is NumPy's 0-d view, and ours.)
@@ -160,8 +159,9 @@ def setitem(array: Any, index: Any, value: Any) -> None:
         raise ValueError(array._view.read_only_message)
     index = _index_tuple(index)
     if is_basic_index(index):
-        check_basic_index(array.shape, index)
-        region = Region.from_index(array.shape, index)
+        region = basic_region(array.shape, index)
+        if _written_back(array, region, value):
+            return  # ``x[1:] -= y`` ends with Python's ``x[1:] = v``, ``v`` that view
         if _is_element(index, array.ndim):
             rhs = _element_value(value, array.dtype)
         else:
@@ -184,6 +184,17 @@ def setitem(array: Any, index: Any, value: Any) -> None:
         new_value = Reshape(new_value, ()) if array.ndim == 0 else new_value
     whole = Region.identity(array.shape)
     array._store.replace(array._view.write(array._store.version, whole, new_value))
+
+
+def _written_back(array: Any, region: Region, value: Any) -> bool:
+    """Whether ``value`` is the view ``array[index]`` itself (of ``region``): Python's
+    write-back of an in-place operator on a view (``x[1:] -= y``), which changes nothing,
+    as in NumPy, and is answered before any node is built."""
+    return (
+        isinstance(value, handle_type())
+        and value._store is array._store
+        and value._view == array._view.then_region(region)
+    )
 
 
 def _writes_itself(version: Expr) -> bool:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import sys
 import weakref
 from typing import Any
 
+from .._backends import get_backend
 from .._ir.expr import Expr
 from .._ir.leaves import ChunkValue
 from .._kernels.in_process import evaluate_small
 from .._runtime import config
 from .rollback import record_write
-from .work_placement import product_here
+from .work_placement import now_limits, product_here
 
 live_stores: weakref.WeakSet[Store] = weakref.WeakSet()
 
@@ -90,6 +92,25 @@ class Store:
         version = self.version
         return (version.value, version.backend) if type(version) is ChunkValue else None
 
+    def sole_chunk(self) -> Any:
+        """The current value's chunk when it owns its memory, may be written, and nothing
+        but this store refers to it (no reader holds its node, no view of it, no other
+        store or remembered value shares it), else ``None``: a write may then change it
+        in place, as NumPy's in-place operators do (``tiny_ufuncs._into``). Read from
+        CPython's reference counts: each count is the holder here, this method's local
+        name and ``getrefcount``'s argument; any other is a reader. The caller holds no
+        reference to it."""
+        chunk = self.chunk
+        if chunk is None:
+            version = self._version
+            if type(version) is not ChunkValue or sys.getrefcount(version) > 3:
+                return None
+            chunk = version.value
+        if sys.getrefcount(chunk) > 3:
+            return None  # read elsewhere
+        backend = get_backend(self.chunk_backend if self.chunk is not None else version.backend)
+        return chunk if backend.owns_its_memory(chunk) else None
+
     @property
     def dtype(self) -> Any:
         chunk = self.chunk  # read once: another thread may ask for the version meanwhile
@@ -107,7 +128,10 @@ def _evaluated(version: Expr) -> Expr:
     """``version``, or its value computed here when it is a product of values held here
     (``work_placement.product_here``) or small (``evaluate_small``)."""
     here = product_here(version)
-    return here if here is not version else evaluate_small(version)
+    if here is not version:
+        return here
+    on, elements, nbytes, _ = now_limits()
+    return evaluate_small(version, elements, nbytes) if on else version
 
 
 def _bounded(version: Expr, depth_limit: int, replacing: Store | None = None) -> Expr:

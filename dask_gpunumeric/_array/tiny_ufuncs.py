@@ -31,6 +31,7 @@ import numpy
 
 from .._backends import get_backend
 from .._backends.base import ChunkBackend
+from .._ir.indexing import Region, apply_region
 from .._ir.leaves import ChunkValue, HostData
 from .._ir.products import matmul_shape
 from .._runtime import config
@@ -58,11 +59,7 @@ def call(
         return NOT_TAKEN
     if out is None or out[0] is None:
         return new_value(numpy_ufunc, args, array_type)
-    taken = _operands(numpy_ufunc, (*args, out[0]))
-    if taken is NOT_TAKEN:
-        return NOT_TAKEN
-    operands, backend, _ = taken
-    return _into(numpy_ufunc, operands[:-1], out[0], backend)
+    return _into(numpy_ufunc, args, out[0])
 
 
 def new_value(
@@ -76,9 +73,12 @@ def new_value(
         return NOT_TAKEN
     operands, backend, shape = taken
     if shape is _SEVERAL:
-        shape = numpy.broadcast_shapes(*[x.shape for x in operands if type(x) not in _WEAK_SCALARS])
-        if math.prod(shape) >= config.get("min-chunk-elements"):
-            return NOT_TAKEN  # a broadcast result too large for this process
+        arrays = [x for x in operands if type(x) not in _WEAK_SCALARS]
+        shape = numpy.broadcast_shapes(*[x.shape for x in arrays])
+        _, elements, nbytes, _ = work_placement.now_limits()
+        itemsize = max(x.dtype.itemsize for x in arrays)
+        if not work_placement.is_small(math.prod(shape), itemsize, elements, nbytes):
+            return NOT_TAKEN  # a broadcast result too large to compute when built
     return _stored(numpy_ufunc(*operands), backend, array_type)
 
 
@@ -91,20 +91,14 @@ def unary(numpy_ufunc: numpy.ufunc, x: Any, array_type: type[ArrayHandle]) -> An
         value = store.chunk  # read once: see ``Store``
         if value is not None and not (view.steps or view.part):
             name = store.chunk_backend  # a value made here, as ``binary`` takes first
-            if _tiny_here(name, value.shape):
+            if _tiny_here(name, value):
                 return _made(numpy_ufunc(value), value, name, array_type)
     if isinstance(x, ArrayHandle) and numpy_ufunc.nout == 1 and numpy_ufunc.signature is None:
         view = x._view
         held = None if view.steps or view.part is not None else x._store.held_chunk()
         if held is not None:
             value, name = held
-            enabled, limit, configured = _settings()
-            if (
-                enabled
-                and limit > 1
-                and (configured == "auto" or configured == name)
-                and math.prod(value.shape) < limit
-            ):
+            if _tiny_here(name, value):
                 return _stored(numpy_ufunc(value), get_backend(name), array_type)
     return new_value(numpy_ufunc, (x,), array_type)
 
@@ -126,27 +120,25 @@ def binary(numpy_ufunc: numpy.ufunc, x: Any, y: Any, array_type: type[ArrayHandl
                 not (x_view.steps or y_view.steps or x_view.part or y_view.part)
                 and name == y_store.chunk_backend
                 and (a_shape == b_shape or not a_shape or not b_shape)
-                and _tiny_here(name, a_shape or b_shape)
+                and _tiny_here(
+                    name, a_value if a_shape else b_value, max(a_value.itemsize, b_value.itemsize)
+                )
             ):
                 return _made(numpy_ufunc(a_value, b_value), a_value, name, array_type)
     return _binary_operands(numpy_ufunc, x, y, array_type)
 
 
-def _tiny_here(name: str, shape: tuple[int, ...]) -> bool:
-    """Whether a value of ``shape`` made on backend ``name`` is computed here now: the
-    evaluation is on, the configured backend is ``auto`` or ``name``, and the value has
-    fewer than ``min-chunk-elements`` elements (``_settings``, written out)."""
-    section = config.section()
-    try:
-        enabled = section["in-process-evaluation"]
-        limit, configured = section["min-chunk-elements"], section["backend"]
-    except (KeyError, TypeError):
-        enabled, limit, configured = _settings()
-    return bool(
-        enabled
-        and not dask.get_annotations()  # the user placed the work: its node goes there
+def _tiny_here(name: str, like: Any, itemsize: int = 0) -> bool:
+    """Whether a value of ``like``'s shape and item size (or ``itemsize``, when larger)
+    made on backend ``name`` is computed here now: the placement rule computes such
+    values when built (``work_placement.now_limits``: on, and outside ``dask.annotate``),
+    the configured backend is ``auto`` or ``name``, and the value is small
+    (``is_small``)."""
+    on, elements, nbytes, configured = work_placement.now_limits()
+    return (
+        on
         and (configured == "auto" or configured == name)
-        and (math.prod(shape) if shape else 1) < limit
+        and work_placement.is_small(like.size, max(like.itemsize, itemsize), elements, nbytes)
     )
 
 
@@ -195,10 +187,24 @@ def _binary_operands(
         name is None
         or (a_name and b_name and a_name != b_name)
         or (a_shape and b_shape and a_shape != b_shape)
-        or not _tiny_here(name, a_shape or b_shape)
+        or not _tiny_here(*_result_like(name, a_value, a_name, b_value, b_name))
     ):
         return new_value(numpy_ufunc, (x, y), array_type)
     return _stored(numpy_ufunc(a_value, b_value), get_backend(name), array_type)
+
+
+def _result_like(
+    name: str, a_value: Any, a_name: str | None, b_value: Any, b_name: str | None
+) -> tuple[str, Any, int]:
+    """``_tiny_here``'s arguments for a result of two operands of one shape (or one
+    0-d) of which at least one is an array (its backend's name given): the array of
+    the result's shape, and the other's item size where it is an array too."""
+    if b_name is None:
+        return name, a_value, 0
+    if a_name is None:
+        return name, b_value, 0
+    like, other = (a_value, b_value) if a_value.ndim else (b_value, a_value)
+    return name, like, other.itemsize
 
 
 _SEVERAL = "several shapes"  # ``_operands``' shape when the operands' differ
@@ -218,12 +224,13 @@ def _values(args: tuple[Any, ...]) -> Any:
     configured one (``auto``: the one the values were made on, which computes here).
     ``shape`` is the arrays' one shape (``()`` for 0-d arrays or scalars alone) or
     ``_SEVERAL``."""
-    enabled, limit, configured = _settings()
-    if not enabled or limit <= 1:  # under 2 elements, even a 0-d result is not tiny
+    on, elements, nbytes, configured = work_placement.now_limits()
+    if not on:
         return NOT_TAKEN
     operands: list[Any] = []
     name: str | None = None
     shape: Any = ()
+    itemsize = 0
     for x in args:
         if type(x) in _WEAK_SCALARS:
             operands.append(x)
@@ -239,32 +246,22 @@ def _values(args: tuple[Any, ...]) -> Any:
         value, x_name = held
         if name is not None and x_name != name:
             return NOT_TAKEN
-        name, x_shape = x_name, value.shape
+        name, x_shape, itemsize = x_name, value.shape, max(itemsize, value.itemsize)
         if x_shape and x_shape != shape:
-            if math.prod(x_shape) >= limit:
+            if not work_placement.is_small(value.size, itemsize, elements, nbytes):
                 return NOT_TAKEN
             shape = _SEVERAL if shape else x_shape
         operands.append(value)
+    if shape is not _SEVERAL and not work_placement.is_small(
+        math.prod(shape), itemsize or 8, elements, nbytes
+    ):
+        return NOT_TAKEN  # under 2 elements, even a 0-d result is not tiny
     if name is None:  # Python scalars alone: the configured backend
         backend = get_backend()
         return (operands, backend, shape) if backend.evaluates_in_client else NOT_TAKEN
     if configured != "auto" and configured != name:
         return NOT_TAKEN  # another backend is configured: the expression converts them
     return operands, get_backend(name), shape  # made here, so it computes here
-
-
-def _settings() -> tuple[Any, int, str]:
-    """``in-process-evaluation``, ``min-chunk-elements`` and ``backend``, read once per
-    operation from the live section (``config.get`` for any missing there)."""
-    section = config.section()
-    try:
-        enabled = section["in-process-evaluation"]
-        limit, backend = section["min-chunk-elements"], section["backend"]
-    except (KeyError, TypeError):
-        keys = ("in-process-evaluation", "min-chunk-elements", "backend")
-        enabled, limit, backend = (config.get(key) for key in keys)
-    # Work built under dask.annotate is placed by the user: never computed here.
-    return enabled and not dask.get_annotations(), limit, backend
 
 
 _DEFAULT_OPTIONS = {
@@ -298,17 +295,80 @@ def _made(result: Any, like: Any, name: str, array_type: type[ArrayHandle]) -> A
     return _stored(result, get_backend(name), array_type)
 
 
-def _into(numpy_ufunc: numpy.ufunc, operands: list[Any], out: Any, backend: ChunkBackend) -> Any:
-    """The ufunc written into ``out``'s store as a new value (chunks are never mutated):
-    NumPy fills a fresh chunk of ``out``'s shape and dtype, checking the casting and the
-    broadcast into ``out`` as it does for ``out`` itself."""
-    if out._view.read_only:
+def _into(numpy_ufunc: numpy.ufunc, args: tuple[Any, ...], out: Any) -> Any:
+    """``numpy_ufunc(*args, out=out)`` computed now, or ``NOT_TAKEN``: ``out`` a whole
+    array or a basic-index view (``out[1:, :] -= u[:-1, :]``) of a small value held here,
+    each operand a Python scalar or such a view of a value of the same backend. NumPy
+    writes into ``out``'s part of the value, with no temporary, as its in-place operators
+    do: into the value itself when nothing but ``out``'s store refers to it
+    (``Store.sole_chunk``), else into a copy (a fresh chunk when ``out`` is whole), so a
+    value some reader holds is never changed under it. The store then holds the result
+    as a new value. NumPy raises its own errors (casting into ``out``, broadcasting)
+    before it writes."""
+    if numpy_ufunc.nout != 1 or numpy_ufunc.signature is not None:
         return NOT_TAKEN
-    current = out._store.version
-    fresh = backend.xp.empty(current.shape, dtype=current.dtype)
-    numpy_ufunc(*operands, out=fresh)
-    out._store.replace(ChunkValue(fresh, backend.name))
+    region = _region(out)
+    if region is NOT_TAKEN or out._view.read_only:
+        return NOT_TAKEN
+    store = out._store
+    held = store.held_chunk()
+    if held is None:
+        return NOT_TAKEN
+    on, elements, nbytes, configured = work_placement.now_limits()
+    name, shape, dtype = held[1], held[0].shape, held[0].dtype
+    if (
+        not on
+        or (configured != "auto" and configured != name)
+        or not work_placement.is_small(math.prod(shape), dtype.itemsize, elements, nbytes)
+    ):
+        return NOT_TAKEN
+    del held  # a reference of ours would count as a reader's (``sole_chunk``)
+    operands: list[Any] = []
+    own: list[tuple[int, Any]] = []  # operands reading ``out``'s value: (position, region)
+    for x in args:
+        if type(x) in _WEAK_SCALARS:
+            operands.append(x)
+            continue
+        x_region = _region(x) if isinstance(x, ArrayHandle) else NOT_TAKEN
+        if x_region is NOT_TAKEN:
+            return NOT_TAKEN
+        if x._store is store:  # read from the target, as NumPy reads overlapping operands
+            own.append((len(operands), x_region))
+            operands.append(None)
+            continue
+        x_held = x._store.held_chunk()
+        if x_held is None or x_held[1] != name:
+            return NOT_TAKEN
+        value = x_held[0]
+        if not work_placement.is_small(value.size, value.itemsize, elements, nbytes):
+            return NOT_TAKEN
+        operands.append(value if x_region is None else apply_region(value, x_region))
+        del x_held, value
+    target = store.sole_chunk()
+    if target is None and region is None and not own:
+        target = get_backend(name).xp.empty(shape, dtype=dtype)  # all of it written
+    elif target is None:  # a part written, or the value read (``x += x``): a copy of it
+        current = store.held_chunk()
+        if current is None:
+            return NOT_TAKEN
+        target = current[0].copy()
+    for position, x_region in own:
+        operands[position] = target if x_region is None else apply_region(target, x_region)
+    numpy_ufunc(*operands, out=target if region is None else apply_region(target, region))
+    store.replace(ChunkValue(target, name))
     return out
+
+
+def _region(x: ArrayHandle) -> Any:
+    """``None`` for a whole array, the ``Region`` of a basic-index view, else
+    ``NOT_TAKEN`` (a reshape, a component, a computed or reinterpreting view)."""
+    view = x._view
+    if view.part is not None:
+        return NOT_TAKEN
+    steps = view.steps
+    if not steps:
+        return None
+    return steps[0] if len(steps) == 1 and type(steps[0]) is Region else NOT_TAKEN
 
 
 def matmul(left: Any, right: Any, array_type: type[ArrayHandle]) -> Any:
@@ -329,7 +389,7 @@ def matmul(left: Any, right: Any, array_type: type[ArrayHandle]) -> Any:
             if (
                 not (left_view.steps or right_view.steps or left_view.part or right_view.part)
                 and made_on == right_store.chunk_backend
-                and _tiny_here(made_on, a.shape)
+                and _tiny_here(made_on, a)
             ):
                 return _made(numpy.matmul(a, b), a, made_on, array_type)
     if not isinstance(left, ArrayHandle) or not isinstance(right, ArrayHandle):
@@ -341,14 +401,15 @@ def matmul(left: Any, right: Any, array_type: type[ArrayHandle]) -> Any:
     b, b_name = _held(right._store)
     if a is None or b is None:
         return NOT_TAKEN
-    enabled, limit, configured = _settings()
-    if not enabled or limit <= 1:
+    on, elements, nbytes, configured = work_placement.now_limits()
+    if not on:
         return NOT_TAKEN
     try:
         shape = matmul_shape(a.shape, b.shape)
     except ValueError:
         return NOT_TAKEN  # the node raises NumPy's error
-    if math.prod(shape) >= limit:
+    itemsize = max(a.dtype.itemsize, b.dtype.itemsize)
+    if not work_placement.is_small(math.prod(shape), itemsize, elements, nbytes):
         return NOT_TAKEN
     name = a_name or b_name
     if (a_name and b_name and a_name != b_name) or (
@@ -356,7 +417,13 @@ def matmul(left: Any, right: Any, array_type: type[ArrayHandle]) -> Any:
     ):
         return NOT_TAKEN  # values of two backends, or of one not configured: converted
     backend = get_backend(name)
-    if a_name and b_name and max(math.prod(a.shape), math.prod(b.shape)) < limit:
+    small = work_placement.is_small
+    if (
+        a_name
+        and b_name
+        and small(a.size, a.dtype.itemsize, elements, nbytes)
+        and small(b.size, b.dtype.itemsize, elements, nbytes)
+    ):
         values: Any = (a, b)
     else:
         values = work_placement.held_values((a, b), backend)

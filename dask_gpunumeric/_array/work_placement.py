@@ -182,6 +182,42 @@ CACHED_BLOCKS = 8
 FINISHED_HERE_BYTES = 64 * 2**10
 
 
+# A value made from values held here (tiny operations: ``tiny_ufuncs``; a store's new
+# version: ``Store``) is computed when built, as NumPy computes it (no node, no graph),
+# when it is one block (fewer than min-chunk-elements elements: the chunk a worker would
+# make) or, with the policy on, of at most NOW_BYTES: arrays of a few blocks, which dask's
+# threads have little to split (CACHED_BLOCKS above) and whose deferred nodes, their walk
+# and plan at each check, cost more than NumPy's work. The Laplacian CG of
+# benchmarks/suite/workloads/user_programs.py (300 x 300, 720 KB arrays, in-place slice
+# updates) built about 20 nodes per iteration and evaluated them at each check.
+NOW_BYTES = 4 * 2**20
+
+
+def now_limits() -> tuple[bool, int, int, str]:
+    """``(on, elements, nbytes, backend)``: whether values held here are computed when
+    built (``in-process-evaluation``, outside ``dask.annotate``: the user placed that
+    work), the one-block limit (``min-chunk-elements``), the bytes limit (``NOW_BYTES``,
+    or ``client-work-bytes`` when less; 0 with the policy off) and the configured backend; read once per operation from
+    the live section (``config.get`` for any key missing there). A value is small when
+    ``is_small`` says so of these."""
+    section = config.section()
+    try:
+        enabled, elements = section["in-process-evaluation"], section["min-chunk-elements"]
+        backend, work = section["backend"], section["client-work-bytes"]
+    except (KeyError, TypeError):
+        keys = ("in-process-evaluation", "min-chunk-elements", "backend", "client-work-bytes")
+        enabled, elements, backend, work = (config.get(key) for key in keys)
+    work = _parsed(work) if isinstance(work, str) else int(work)
+    on = bool(enabled) and not dask.get_annotations()
+    return on, elements, min(NOW_BYTES, work) if work > 0 else 0, backend
+
+
+def is_small(size: int, itemsize: int, elements: int, nbytes: int) -> bool:
+    """Whether an array of ``size`` elements of ``itemsize`` bytes is computed when built,
+    under ``now_limits``' ``elements`` and ``nbytes``."""
+    return size < elements or size * itemsize <= nbytes
+
+
 def eager_limits() -> in_process.EagerLimits:
     """The limits of an eager evaluation here (see above)."""
     split = CACHED_BLOCKS * config.get("min-chunk-elements")

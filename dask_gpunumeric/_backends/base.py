@@ -85,6 +85,16 @@ class ChunkBackend:
         """An uninitialised block that a kernel writes whole (device pools reuse memory)."""
         return self.xp.empty(shape, dtype=dtype)
 
+    def owns_its_memory(self, chunk: Any) -> bool:
+        """Whether ``chunk`` is the one array over its memory, which may be written: not a
+        view of another array, not read-only, and (the caller having checked that nothing
+        else refers to ``chunk``) viewed by no other array, whose references to its base
+        would be counted there (NumPy's and CuPy's views hold their base)."""
+        if getattr(chunk, "base", None) is not None:
+            return False
+        flags = getattr(chunk, "flags", None)
+        return bool(getattr(flags, "writeable", True))
+
     def copy_block(self, block: Any) -> Any:
         """A writable copy of ``block`` (a new version of it: old versions stay intact)."""
         return block.copy()

@@ -11,6 +11,7 @@ the test suite drives dask through the same paths CuPy chunks take.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy
@@ -29,7 +30,7 @@ _IMPLICIT_HOST_MESSAGE = (
 class SimulatedDeviceArray(NDArrayOperatorsMixin):
     """A chunk on the simulated device."""
 
-    __slots__ = ("_data",)
+    __slots__ = ("_data", "__weakref__")  # tests watch a chunk weakly
     __array_priority__ = 100
 
     def __init__(self, data: numpy.ndarray) -> None:
@@ -221,6 +222,16 @@ class SimulatedDeviceBackend(ChunkBackend):
 
     def generator(self, seed: numpy.random.SeedSequence) -> Any:
         return _DeviceGenerator(numpy.random.Generator(numpy.random.PCG64(seed)))
+
+    def owns_its_memory(self, chunk: Any) -> bool:
+        """A view's wrapper holds the NumPy array it views, not the viewed wrapper: the
+        array under ``chunk`` must be referred to by ``chunk`` alone (each count: that
+        reference, the local name, ``getrefcount``'s argument)."""
+        data = chunk._data if isinstance(chunk, SimulatedDeviceArray) else chunk
+        extra = 1 if data is chunk else 0  # a NumPy chunk: also the caller's argument
+        return (
+            data.base is None and data.flags.writeable and sys.getrefcount(data) <= 3 + extra
+        )
 
     def to_host(self, chunk: Any) -> numpy.ndarray:
         if isinstance(chunk, SimulatedDeviceArray):

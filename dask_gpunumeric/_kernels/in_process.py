@@ -54,23 +54,33 @@ class _UnevaluableError(Exception):
     evaluated here, another backend's value, or past ``_MAX_NODES``)."""
 
 
-def evaluate_small(expr: Expr) -> Expr:
-    """``expr``, or a ``ChunkValue`` leaf holding its value when it can be computed here."""
-    if type(expr) is leaves.ChunkValue or not config.get("in-process-evaluation"):
+def evaluate_small(
+    expr: Expr, elements: int, nbytes: int, *, materializing: bool = False
+) -> Expr:
+    """``expr``, or a ``ChunkValue`` leaf holding its value when it can be computed here:
+    each of its arrays has fewer than ``elements`` elements or at most ``nbytes`` bytes
+    (the placement rule's limits, ``_array/work_placement.now_limits``). Reductions and
+    random draws are computed only ``materializing`` (see ``_materialization_table``)."""
+    if type(expr) is leaves.ChunkValue:
         return expr
+    if type(expr) is leaves.HostData and math.prod(expr.shape) >= elements:
+        return expr  # host data of several blocks stays as the user brought it, in blocks
     backend = get_backend()
     if not backend.evaluates_in_client:
         return expr
     try:
-        value = _computed(expr, backend, config.get("min-chunk-elements"))
+        table = _materialization_table if materializing else _kernel_table
+        value = _computed(expr, backend, elements, nbytes, table)
     except _UnevaluableError:
         return expr
     return leaves.ChunkValue(value, backend.name)
 
 
-def _computed(expr: Expr, backend: ChunkBackend, limit: int) -> Any:
+def _computed(
+    expr: Expr, backend: ChunkBackend, elements: int, nbytes: int, table: dict[type, Kernel]
+) -> Any:
     """``expr``'s value as one chunk of ``backend``; raises ``_UnevaluableError``."""
-    return _Evaluation(backend, limit).value(expr)
+    return _Evaluation(backend, elements, nbytes, table).value(expr)
 
 
 def evaluate_here(
@@ -292,41 +302,50 @@ class _Evaluation:
     """One expression's evaluation: its nodes' values, children first, each node once
     (a node reached twice, as ``x`` in ``x[...] = x + t``, is computed once)."""
 
-    __slots__ = ("backend", "limit", "values", "visited")
+    __slots__ = ("backend", "elements", "nbytes", "table", "values", "visited")
 
-    def __init__(self, backend: ChunkBackend, limit: int) -> None:
+    def __init__(
+        self, backend: ChunkBackend, elements: int, nbytes: int, table: dict[type, Kernel]
+    ) -> None:
         self.backend = backend
-        self.limit = limit
+        self.elements = elements
+        self.nbytes = nbytes
+        self.table = table
         self.values: dict[int, Any] = {}
         self.visited = 0
 
     def value(self, node: Expr) -> Any:
         """``node``'s chunk; raises ``_UnevaluableError`` as soon as a node cannot be computed."""
         if type(node) is leaves.ChunkValue:  # the usual leaf: its value, at once
-            if node.backend != self.backend.name or math.prod(node.shape) >= self.limit:
+            if node.backend != self.backend.name or not self._small(node):
                 raise _UnevaluableError
             return node.value
         known = self.values.get(node.number, _UNKNOWN)
         if known is not _UNKNOWN:
             return known
         self.visited += 1
-        if self.visited > _MAX_NODES or node.annotations or not _is_evaluable(node, self.limit):
+        if self.visited > _MAX_NODES or node.annotations or not self._evaluable(node):
             raise _UnevaluableError  # annotated: built under dask.annotate, placed by the user
         inputs = [self.value(child) for child in node.children]
-        result = _kernel_table[type(node)](node, inputs, self.backend)
+        result = self.table[type(node)](node, inputs, self.backend)
         self.values[node.number] = result
         return result
+
+    def _small(self, node: Expr) -> bool:
+        size = math.prod(node.shape)
+        return size < self.elements or size * node.dtype.itemsize <= self.nbytes
+
+    def _evaluable(self, node: Expr) -> bool:
+        if not self._small(node) or type(node) not in self.table:
+            return False
+        # Explicit chunks= of several blocks say the user wants this array partitioned.
+        return not _partitioned_by_user(node)
 
 
 _UNKNOWN = object()
 Kernel = Callable[[Any, list[Any], ChunkBackend], Any]
 
 
-def _is_evaluable(node: Expr, limit: int) -> bool:
-    if math.prod(node.shape) >= limit or type(node) not in _kernel_table:
-        return False
-    # Explicit chunks= of several blocks say the user wants this array partitioned.
-    return not isinstance(node, leaves.Leaf) or not node.chunks or max(map(len, node.chunks)) <= 1
 
 
 def _origin(node: Expr) -> tuple[int, ...]:
