@@ -17,10 +17,12 @@ from .._ir.indexing import (
     Slice,
     TakePoints,
     advanced_index_coords,
+    apply_region,
     basic_region,
     is_basic_index,
 )
-from .._ir.leaves import HostData
+from .._ir.leaves import ChunkValue, HostData
+from .._kernels.in_process import evaluate_small
 from . import work_placement
 from .coercion import UNSUPPORTED_KINDS, as_expr, handle_type
 
@@ -168,6 +170,8 @@ def setitem(array: Any, index: Any, value: Any) -> None:
             rhs = _value_expr(value, array.dtype, max_ndim=len(region.shape))
         _fit_value(rhs, region.shape)
         rhs = _squeeze_leading(rhs, len(region.shape))
+        if _assigned_now(array, region, rhs):
+            return
         written = array._view.write(array._store.version, region, rhs)
         if not _writes_itself(written):
             array._store.replace(written)
@@ -184,6 +188,49 @@ def setitem(array: Any, index: Any, value: Any) -> None:
         new_value = Reshape(new_value, ()) if array.ndim == 0 else new_value
     whole = Region.identity(array.shape)
     array._store.replace(array._view.write(array._store.version, whole, new_value))
+
+
+def _assigned_now(array: Any, region: Region, rhs: Expr) -> bool:
+    """``array[region] = rhs`` written when built, as NumPy writes it, when ``array`` is
+    a whole array or a basic-index view of a small value held here and ``rhs`` (of its
+    dtype, checked) is small and computed here now (``work_placement.now_limits``):
+    into the value itself when nothing but the store refers to it
+    (``Store.sole_chunk``), else into a copy (``x[1:] = x[:-1]``: ``rhs`` reads its
+    node); the store then holds it as a new value. ``False``
+    (nothing done) otherwise: the write's node is built."""
+    view = array._view.then_region(region)
+    steps = view.steps
+    if view.part is not None or len(steps) > 1 or (steps and type(steps[0]) is not Region):
+        return False
+    target_region = steps[0] if steps else None
+    store = array._store
+    held = store.held_chunk()
+    if held is None:
+        return False
+    on, elements, nbytes, configured = work_placement.now_limits()
+    name, size, itemsize = held[1], held[0].size, held[0].itemsize
+    del held  # a reference of ours would count as a reader's (``sole_chunk``)
+    if (
+        not on
+        or (configured != "auto" and configured != name)
+        or not work_placement.is_small(size, itemsize, elements, nbytes)
+    ):
+        return False
+    target = store.sole_chunk()  # before ``rhs``'s value is made: nothing of ours views it
+    value = evaluate_small(rhs, elements, nbytes)
+    if type(value) is not ChunkValue or value.backend != name:
+        return False
+    if target is None:
+        current = store.held_chunk()
+        if current is None:
+            return False
+        target = current[0].copy()
+    if target_region is None:
+        target[...] = value.value
+    else:
+        apply_region(target, target_region)[...] = value.value
+    store.replace(ChunkValue(target, name))
+    return True
 
 
 def _written_back(array: Any, region: Region, value: Any) -> bool:

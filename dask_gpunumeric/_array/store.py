@@ -99,17 +99,19 @@ class Store:
         in place, as NumPy's in-place operators do (``tiny_ufuncs._into``). Read from
         CPython's reference counts: each count is the holder here, this method's local
         name and ``getrefcount``'s argument; any other is a reader. The caller holds no
-        reference to it."""
+        reference to it. The backend says whether the chunk owns its memory alone
+        (``ChunkBackend.owns_its_memory``: not a view, writeable, viewed by no other)."""
         chunk = self.chunk
-        if chunk is None:
+        if chunk is not None:
+            name = self.chunk_backend
+        else:
             version = self._version
             if type(version) is not ChunkValue or sys.getrefcount(version) > 3:
                 return None
-            chunk = version.value
+            chunk, name = version.value, version.backend
         if sys.getrefcount(chunk) > 3:
             return None  # read elsewhere
-        backend = get_backend(self.chunk_backend if self.chunk is not None else version.backend)
-        return chunk if backend.owns_its_memory(chunk) else None
+        return chunk if get_backend(name).owns_its_memory(chunk) else None
 
     @property
     def dtype(self) -> Any:

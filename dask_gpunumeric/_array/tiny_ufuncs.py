@@ -26,7 +26,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import dask
 import numpy
 
 from .._backends import get_backend
@@ -34,7 +33,6 @@ from .._backends.base import ChunkBackend
 from .._ir.indexing import Region, apply_region
 from .._ir.leaves import ChunkValue, HostData
 from .._ir.products import matmul_shape
-from .._runtime import config
 from . import work_placement
 from .handle import ArrayHandle
 from .store import Store

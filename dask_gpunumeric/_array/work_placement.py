@@ -309,6 +309,8 @@ def evaluate_here(
     results together in one computation (``_walk``). ``None`` when it goes elsewhere,
     has a node of a kind not evaluated here, or too many nodes (a loop's body: dask's
     threads here, fused)."""
+    if not config.get("in-process-evaluation"):
+        return None
     walked, why = _walk([expr], backend, moves=True)
     if walked is None:
         return None
@@ -552,8 +554,12 @@ def last_placement() -> Placement | None:
 
 
 def tiny_here() -> None:
-    """Record that the materialization running now was of tiny arrays, computed here."""
-    _Last.placement = Placement("client", "every array is smaller than min-chunk-elements (tiny)")
+    """Record that the materialization running now was of small arrays, computed here."""
+    _Last.placement = Placement(
+        "client",
+        "every array is small: one block (under min-chunk-elements), or at most "
+        f"{format_bytes(NOW_BYTES)} with the policy on",
+    )
 
 
 def decide(exprs: list[Expr]) -> Placement:

@@ -229,9 +229,7 @@ class SimulatedDeviceBackend(ChunkBackend):
         reference, the local name, ``getrefcount``'s argument)."""
         data = chunk._data if isinstance(chunk, SimulatedDeviceArray) else chunk
         extra = 1 if data is chunk else 0  # a NumPy chunk: also the caller's argument
-        return (
-            data.base is None and data.flags.writeable and sys.getrefcount(data) <= 3 + extra
-        )
+        return data.base is None and data.flags.writeable and sys.getrefcount(data) <= 3 + extra
 
     def to_host(self, chunk: Any) -> numpy.ndarray:
         if isinstance(chunk, SimulatedDeviceArray):

@@ -38,7 +38,6 @@ from .._ir.products import Matmul, Tensordot
 from .._ir.random import RandomDraw
 from .._ir.reductions import Reduction
 from .._ir.rolling import Roll
-from .._runtime import config
 from .._runtime.partitioning import default_chunks
 from . import boxes, creation
 from .elementwise import elementwise
@@ -49,14 +48,7 @@ from .elementwise import elementwise
 _MAX_NODES = 64
 
 
-class _UnevaluableError(Exception):
-    """A node of the expression cannot be computed here (too large, of a kind not
-    evaluated here, another backend's value, or past ``_MAX_NODES``)."""
-
-
-def evaluate_small(
-    expr: Expr, elements: int, nbytes: int, *, materializing: bool = False
-) -> Expr:
+def evaluate_small(expr: Expr, elements: int, nbytes: int, *, materializing: bool = False) -> Expr:
     """``expr``, or a ``ChunkValue`` leaf holding its value when it can be computed here:
     each of its arrays has fewer than ``elements`` elements or at most ``nbytes`` bytes
     (the placement rule's limits, ``_array/work_placement.now_limits``). Reductions and
@@ -66,21 +58,18 @@ def evaluate_small(
     if type(expr) is leaves.HostData and math.prod(expr.shape) >= elements:
         return expr  # host data of several blocks stays as the user brought it, in blocks
     backend = get_backend()
-    if not backend.evaluates_in_client:
-        return expr
-    try:
-        table = _materialization_table if materializing else _kernel_table
-        value = _computed(expr, backend, elements, nbytes, table)
-    except _UnevaluableError:
-        return expr
-    return leaves.ChunkValue(value, backend.name)
+    limits = EagerLimits(
+        _MAX_NODES, 0, 0, small=(elements, nbytes), reductions=materializing, anywhere=False
+    )
+    computed = _computed(expr, backend, limits)
+    return expr if computed is None else leaves.ChunkValue(computed[0], backend.name)
 
 
 def _computed(
-    expr: Expr, backend: ChunkBackend, elements: int, nbytes: int, table: dict[type, Kernel]
-) -> Any:
-    """``expr``'s value as one chunk of ``backend``; raises ``_UnevaluableError``."""
-    return _Evaluation(backend, elements, nbytes, table).value(expr)
+    expr: Expr, backend: ChunkBackend, limits: EagerLimits
+) -> tuple[Any, dict[int, Any]] | None:
+    """``evaluate_here(expr, backend, set(), limits)`` (a hook for tests)."""
+    return evaluate_here(expr, backend, set(), limits)
 
 
 def evaluate_here(
@@ -100,8 +89,10 @@ def evaluate_here(
     value is dropped once its last consumer has run (as NumPy's temporaries are), unless
     kept. The nodes numbered in ``arriving`` are planned as leaves whose values
     ``bring()`` remembers (``remember``: data moved here, parts computed elsewhere),
-    called once the plan says the evaluation runs here, before it does."""
-    if not config.get("in-process-evaluation") or not backend.evaluates_in_client:
+    called once the plan says the evaluation runs here, before it does. The one
+    interpreter of expressions in this process: ``evaluate_small`` is this with limits
+    on each node's size."""
+    if not backend.evaluates_in_client:
         return None
     plan = _plan(expr, backend, limits, arriving)
     if plan is None:
@@ -231,11 +222,18 @@ class EagerLimits:
     """When an evaluation here is a loop's body better left to dask's threads (the
     placement rule's numbers, ``_array/work_placement.py``): more than ``nodes`` nodes to
     compute, making more than ``made_bytes`` together, an array of ``split_elements``
-    or more among them."""
+    or more among them. With ``anywhere`` off, more than ``nodes`` nodes is never
+    evaluated. With ``small`` (``evaluate_small``: a value computed when built), every
+    node, a leaf's value included, has fewer than ``small[0]`` elements or at most
+    ``small[1]`` bytes, and none was built under ``dask.annotate``. Reductions and random
+    draws only with ``reductions``."""
 
     nodes: int
     made_bytes: int
     split_elements: int
+    small: tuple[int, int] | None = None
+    reductions: bool = True
+    anywhere: bool = True
 
 
 def _plan(
@@ -247,6 +245,9 @@ def _plan(
     consumers: dict[int, int] = {}
     computed = computed_bytes = largest = 0
     as_leaf: set[int] = set()  # values known: their children are not needed
+    table = _materialization_table if limits.reductions else _kernel_table
+    most = _MAX_EAGER_NODES if limits.anywhere else limits.nodes
+    small = limits.small
     stack: list[tuple[Expr, bool]] = [(expr, False)]
     while stack:
         node, children_done = stack.pop()
@@ -256,7 +257,9 @@ def _plan(
         if node.number in consumers:
             continue
         consumers[node.number] = 0
-        if len(consumers) > _MAX_EAGER_NODES:
+        if len(consumers) > most:
+            return None
+        if small is not None and not _small(node, *small):
             return None
         if node.number in arriving:  # remembered before the evaluation runs
             order.append(node)
@@ -269,8 +272,10 @@ def _plan(
             order.append(node)
             as_leaf.add(node.number)
             continue
-        if type(node) not in _materialization_table or _partitioned_by_user(node):
+        if type(node) not in table or _partitioned_by_user(node):
             return None
+        if small is not None and node.annotations:
+            return None  # built under dask.annotate: placed by the user
         computed += 1
         if type(node) not in _MAKE_NOTHING:  # ``x.T`` of a solver's ``x.T @ r``
             size = math.prod(node.shape)
@@ -291,6 +296,11 @@ def _plan(
     return order, consumers
 
 
+def _small(node: Expr, elements: int, nbytes: int) -> bool:
+    size = math.prod(node.shape)
+    return size < elements or size * node.dtype.itemsize <= nbytes
+
+
 def _partitioned_by_user(node: Expr) -> bool:
     """A leaf given explicit chunks of several blocks: the user wants it partitioned (and
     its value stays in those blocks rather than becoming one chunk here)."""
@@ -298,54 +308,7 @@ def _partitioned_by_user(node: Expr) -> bool:
     return bool(chunks) and max(map(len, chunks)) > 1  # type: ignore[arg-type]
 
 
-class _Evaluation:
-    """One expression's evaluation: its nodes' values, children first, each node once
-    (a node reached twice, as ``x`` in ``x[...] = x + t``, is computed once)."""
-
-    __slots__ = ("backend", "elements", "nbytes", "table", "values", "visited")
-
-    def __init__(
-        self, backend: ChunkBackend, elements: int, nbytes: int, table: dict[type, Kernel]
-    ) -> None:
-        self.backend = backend
-        self.elements = elements
-        self.nbytes = nbytes
-        self.table = table
-        self.values: dict[int, Any] = {}
-        self.visited = 0
-
-    def value(self, node: Expr) -> Any:
-        """``node``'s chunk; raises ``_UnevaluableError`` as soon as a node cannot be computed."""
-        if type(node) is leaves.ChunkValue:  # the usual leaf: its value, at once
-            if node.backend != self.backend.name or not self._small(node):
-                raise _UnevaluableError
-            return node.value
-        known = self.values.get(node.number, _UNKNOWN)
-        if known is not _UNKNOWN:
-            return known
-        self.visited += 1
-        if self.visited > _MAX_NODES or node.annotations or not self._evaluable(node):
-            raise _UnevaluableError  # annotated: built under dask.annotate, placed by the user
-        inputs = [self.value(child) for child in node.children]
-        result = self.table[type(node)](node, inputs, self.backend)
-        self.values[node.number] = result
-        return result
-
-    def _small(self, node: Expr) -> bool:
-        size = math.prod(node.shape)
-        return size < self.elements or size * node.dtype.itemsize <= self.nbytes
-
-    def _evaluable(self, node: Expr) -> bool:
-        if not self._small(node) or type(node) not in self.table:
-            return False
-        # Explicit chunks= of several blocks say the user wants this array partitioned.
-        return not _partitioned_by_user(node)
-
-
-_UNKNOWN = object()
 Kernel = Callable[[Any, list[Any], ChunkBackend], Any]
-
-
 
 
 def _origin(node: Expr) -> tuple[int, ...]:

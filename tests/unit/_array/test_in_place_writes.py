@@ -59,8 +59,24 @@ def _strided_and_transposed(np: Any) -> Any:
     return grid
 
 
+def _assignments(np: Any) -> Any:
+    x = np.arange(20.0) * 1
+    x[1:] = x[:-1]  # the value views the target: NumPy buffers it
+    x[5:9] = 7.0
+    x[0] = 3
+    x[::4] = np.arange(5) * 2  # integers into floats
+    counts = np.arange(6, dtype=np.int32) * 1
+    counts[2:4] = np.asarray([2.75, -1.5])  # NumPy's unsafe cast, truncating
+    grid = np.zeros((4, 5)) + 1
+    grid[1:3, 1:4] = grid[:2, 2:5] * 3 + np.arange(3.0)
+    row = grid[2]
+    grid[2, :] = -1.0  # the row view sees it
+    return [x, counts, grid, row]
+
+
 @pytest.mark.parametrize(
-    "program", [_laplacian_updates, _overlapping, _live_views, _strided_and_transposed]
+    "program",
+    [_laplacian_updates, _overlapping, _live_views, _strided_and_transposed, _assignments],
 )
 def test_writes_through_views_equal_numpys(program: Callable[[Any], Any]) -> None:
     ours, expected = program(dnp), program(numpy)
@@ -167,3 +183,35 @@ def test_arrays_of_a_few_blocks_are_computed_when_built_with_the_policy_on() -> 
             expected = 4.0 * host
             expected[1:, :] -= host[:-1, :]
             assert_eq(out, expected)
+
+
+@pytest.mark.parametrize(
+    "reader",
+    [
+        lambda x: x.sum(),  # a lazy reduction names x's value
+        lambda x: x._store.held_chunk()[0],
+        lambda x: x.copy(),
+    ],
+)
+def test_an_assignment_leaves_what_a_reader_holds(reader: Any) -> None:
+    x, host = dnp.arange(64.0) * 1, numpy.arange(64.0)
+    held = reader(x)
+    expected = _host(held).copy()
+    x[3:9] = -2.0
+    host[3:9] = -2.0
+    assert_eq(x, host)
+    numpy.testing.assert_array_equal(_host(held), expected)
+
+
+def test_an_assignment_into_a_value_nothing_else_reads_is_in_place() -> None:
+    x = dnp.arange(64.0) * 1
+    watched = weakref.ref(_chunk(x))
+    for i in range(0, 64, 8):
+        x[i] = -i
+    x[1:3] = dnp.ones(2) * 5
+    assert _chunk(x) is watched()
+    host = numpy.arange(64.0)
+    for i in range(0, 64, 8):
+        host[i] = -i
+    host[1:3] = 5.0
+    assert_eq(x, host)

@@ -4,7 +4,6 @@ same values, dtypes and shapes as NumPy and as the task path, no task for tiny a
 from __future__ import annotations
 
 import weakref
-
 from collections.abc import Callable
 from typing import Any
 
