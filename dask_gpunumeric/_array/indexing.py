@@ -217,7 +217,7 @@ def _assigned_now(array: Any, region: Region, rhs: Expr) -> bool:
     ):
         return False
     target = store.sole_chunk()  # before ``rhs``'s value is made: nothing of ours views it
-    value = evaluate_small(rhs, elements, nbytes)
+    value = evaluate_small(rhs, elements, nbytes, name)
     if type(value) is not ChunkValue or value.backend != name:
         return False
     if target is None:
@@ -229,7 +229,7 @@ def _assigned_now(array: Any, region: Region, rhs: Expr) -> bool:
         target[...] = value.value
     else:
         apply_region(target, target_region)[...] = value.value
-    store.replace(ChunkValue(target, name))
+    store.hold(target, name)
     return True
 
 
@@ -237,11 +237,13 @@ def _written_back(array: Any, region: Region, value: Any) -> bool:
     """Whether ``value`` is the view ``array[index]`` itself (of ``region``): Python's
     write-back of an in-place operator on a view (``x[1:] -= y``), which changes nothing,
     as in NumPy, and is answered before any node is built."""
-    return (
-        isinstance(value, handle_type())
-        and value._store is array._store
-        and value._view == array._view.then_region(region)
-    )
+    if not isinstance(value, handle_type()) or value._store is not array._store:
+        return False
+    view = array._view
+    if view.is_identity:  # the common case, without building the view
+        steps = () if region.is_identity else (region,)
+        return value._view.steps == steps and value._view.part is None
+    return value._view == view.then_region(region)
 
 
 def _writes_itself(version: Expr) -> bool:

@@ -59,14 +59,19 @@ def _undoing_failed_writes(materialize: Callable[[Expr], Any], expr: Expr) -> An
 
 
 def _compute_expr(expr: Expr) -> numpy.ndarray:
-    backend = get_backend()
-    on, elements, nbytes, _ = work_placement.now_limits()
+    on, elements, nbytes, configured = work_placement.now_limits()
     # With the policy on, reductions and draws too (the policy's eager path would take
     # them after a walk and a plan); off, the scheduler computes them.
-    small = evaluate_small(expr, elements, nbytes, materializing=nbytes > 0) if on else expr
+    small = (
+        evaluate_small(expr, elements, nbytes, configured, materializing=nbytes > 0)
+        if on
+        else expr
+    )
     if isinstance(small, ChunkValue):  # computed here: a copy, the value stays ours
         work_placement.tiny_here()
-        return numpy.array(backend.to_host(small.value)).reshape(expr.shape)
+        host = get_backend(small.backend).to_host(small.value)
+        return numpy.array(host).reshape(expr.shape)
+    backend = get_backend()
     here = _computed_here(expr)
     if here is not None:  # the values stay ours (stores hold them): the caller gets a copy
         return numpy.array(backend.to_host(here.value)).reshape(expr.shape)

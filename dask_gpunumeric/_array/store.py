@@ -113,6 +113,14 @@ class Store:
             return None  # read elsewhere
         return chunk if get_backend(name).owns_its_memory(chunk) else None
 
+    def hold(self, chunk: Any, backend: str) -> None:
+        """``chunk`` (of ``backend``), computed here by a write when it was built
+        (``tiny_ufuncs._into``), is the current value, held as ``holding_chunk``'s: the
+        store held a value before it (nothing to undo), and the write made no node."""
+        self._version = None
+        self.chunk = chunk
+        self.chunk_backend = backend
+
     @property
     def dtype(self) -> Any:
         chunk = self.chunk  # read once: another thread may ask for the version meanwhile
@@ -132,8 +140,8 @@ def _evaluated(version: Expr) -> Expr:
     here = product_here(version)
     if here is not version:
         return here
-    on, elements, nbytes, _ = now_limits()
-    return evaluate_small(version, elements, nbytes) if on else version
+    on, elements, nbytes, configured = now_limits()
+    return evaluate_small(version, elements, nbytes, configured) if on else version
 
 
 def _bounded(version: Expr, depth_limit: int, replacing: Store | None = None) -> Expr:

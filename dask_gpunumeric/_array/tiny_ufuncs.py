@@ -353,7 +353,7 @@ def _into(numpy_ufunc: numpy.ufunc, args: tuple[Any, ...], out: Any) -> Any:
     for position, x_region in own:
         operands[position] = target if x_region is None else apply_region(target, x_region)
     numpy_ufunc(*operands, out=target if region is None else apply_region(target, region))
-    store.replace(ChunkValue(target, name))
+    store.hold(target, name)
     return out
 
 

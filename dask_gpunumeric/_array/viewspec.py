@@ -127,7 +127,8 @@ class ViewSpec:
             region = last.then(region)
         if not region.is_identity:
             steps.append(region)
-        return replace(self, steps=tuple(steps))
+        # Built directly: ``replace`` costs more than the rest (``x[1:, :]`` in a loop)
+        return ViewSpec(self.store_shape, tuple(steps), self.part, self.read_only)
 
     def then_computed(self, step: ComputedStep) -> ViewSpec:
         """This view through ``step``: read-only from then on, as NumPy's is."""

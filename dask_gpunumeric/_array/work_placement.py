@@ -555,10 +555,15 @@ def last_placement() -> Placement | None:
 
 def tiny_here() -> None:
     """Record that the materialization running now was of small arrays, computed here."""
-    _Last.placement = Placement(
+    _Last.placement = _small_here(NOW_BYTES)
+
+
+@functools.lru_cache(maxsize=4)
+def _small_here(now_bytes: int) -> Placement:
+    return Placement(
         "client",
         "every array is small: one block (under min-chunk-elements), or at most "
-        f"{format_bytes(NOW_BYTES)} with the policy on",
+        f"{format_bytes(now_bytes)} with the policy on",
     )
 
 

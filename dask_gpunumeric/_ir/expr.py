@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -75,7 +76,7 @@ class Expr:
 
     @property
     def size(self) -> int:
-        return int(numpy.prod(self.shape, dtype=numpy.int64))
+        return math.prod(self.shape)
 
     @property
     def name(self) -> str:

@@ -268,18 +268,29 @@ def _as_slice(span: Span) -> slice:
 def apply_region(array: Any, region: Region) -> Any:
     """``region`` of any array supporting NumPy's basic indexing and ``transpose`` (host,
     device or dask arrays alike)."""
-    index = tuple(a if isinstance(a, int) else _as_slice(a) for a in region.axes)
+    index, order, expand, empty = _indexing_of(region)
+    result = array[index]
+    if order is not None:
+        result = result.transpose(order)
+    if expand is not None:
+        result = result[expand][empty]
+    return result
+
+
+@functools.lru_cache(maxsize=1024)
+def _indexing_of(region: Region) -> tuple[Any, Any, Any, Any]:
+    """``apply_region``'s steps for ``region``, kept (a loop applies the same few regions
+    again and again): the basic index, the transpose's order (``None``: none), and the
+    indices that add its new axes (``None``: none)."""
     # The Ellipsis keeps an all-integer index a 0-d view: NumPy would return a scalar copy.
-    result = array[index + (Ellipsis,)]
+    index: tuple[Any, ...] = (
+        *(a if isinstance(a, int) else _as_slice(a) for a in region.axes),
+        Ellipsis,
+    )
     spanned = [k for k, a in enumerate(region.axes) if not isinstance(a, int)]
     order = [spanned.index(e) for e in region.out if not isinstance(e, NewAxis)]
-    if order != sorted(order):
-        result = result.transpose(order)
-    if len(order) != len(region.out):
-        expand = tuple(None if isinstance(e, NewAxis) else slice(None) for e in region.out)
-        result = result[expand]
-        empty = tuple(
-            slice(0, e.size) if isinstance(e, NewAxis) else slice(None) for e in region.out
-        )
-        result = result[empty]
-    return result
+    if len(order) == len(region.out):
+        return index, None if order == sorted(order) else order, None, None
+    expand = tuple(None if isinstance(e, NewAxis) else slice(None) for e in region.out)
+    empty = tuple(slice(0, e.size) if isinstance(e, NewAxis) else slice(None) for e in region.out)
+    return index, None if order == sorted(order) else order, expand, empty

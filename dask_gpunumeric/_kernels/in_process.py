@@ -48,21 +48,39 @@ from .elementwise import elementwise
 _MAX_NODES = 64
 
 
-def evaluate_small(expr: Expr, elements: int, nbytes: int, *, materializing: bool = False) -> Expr:
+def evaluate_small(
+    expr: Expr, elements: int, nbytes: int, backend: str, *, materializing: bool = False
+) -> Expr:
     """``expr``, or a ``ChunkValue`` leaf holding its value when it can be computed here:
     each of its arrays has fewer than ``elements`` elements or at most ``nbytes`` bytes
-    (the placement rule's limits, ``_array/work_placement.now_limits``). Reductions and
-    random draws are computed only ``materializing`` (see ``_materialization_table``)."""
+    (the placement rule's limits, ``_array/work_placement.now_limits``), computed on the
+    configured ``backend`` (``auto``: the one its values were made on, as tiny
+    operations take it, with no lookup of the cluster). Reductions and random draws are
+    computed only ``materializing`` (see ``_materialization_table``)."""
     if type(expr) is leaves.ChunkValue:
         return expr
     if type(expr) is leaves.HostData and math.prod(expr.shape) >= elements:
         return expr  # host data of several blocks stays as the user brought it, in blocks
-    backend = get_backend()
+    chunks = get_backend(_made_on(expr) if backend == "auto" else backend)
     limits = EagerLimits(
         _MAX_NODES, 0, 0, small=(elements, nbytes), reductions=materializing, anywhere=False
     )
-    computed = _computed(expr, backend, limits)
-    return expr if computed is None else leaves.ChunkValue(computed[0], backend.name)
+    computed = _computed(expr, chunks, limits)
+    return expr if computed is None else leaves.ChunkValue(computed[0], chunks.name)
+
+
+def _made_on(expr: Expr) -> str | None:
+    """The backend of the first value held here that ``expr`` reads (``None``: the
+    configured one, resolved)."""
+    stack = [expr]
+    for _ in range(_MAX_NODES):
+        if not stack:
+            break
+        node = stack.pop()
+        if type(node) is leaves.ChunkValue:
+            return node.backend
+        stack.extend(node.children)
+    return None
 
 
 def _computed(
