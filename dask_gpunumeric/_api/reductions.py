@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy
 
+from .._array import tiny_ufuncs
 from .._array.coercion import as_expr
 from .._ir.dtypes import stand_in_with_ndim
 from .._ir.elementwise import cast_node
@@ -101,9 +102,13 @@ def _in_out_dtype(kind: str, a: Any, out: Any, params: dict[str, Any]) -> tuple[
 
 
 def _reduce(kind: str, a: Any, axis: Any, out: Any, keepdims: Any, **params: Any) -> ndarray:
+    keepdims = False if keepdims is _NoValue else keepdims
+    if out is None:
+        computed = tiny_ufuncs.reduction(kind, a, axis, keepdims, params, ndarray)
+        if computed is not tiny_ufuncs.NOT_TAKEN:  # a check's ``(r * r).sum()``, at once
+            return computed
     a, params = _in_out_dtype(kind, a, out, params)
     source = as_expr(a)
-    keepdims = False if keepdims is _NoValue else keepdims
     node = reduction_node(kind, source, axis=axis, keepdims=keepdims, **params)
     if out is None:
         return ndarray._from_expr(node)

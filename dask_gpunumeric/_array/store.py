@@ -141,7 +141,10 @@ def _evaluated(version: Expr) -> Expr:
     if here is not version:
         return here
     on, elements, nbytes, configured = now_limits()
-    return evaluate_small(version, elements, nbytes, configured) if on else version
+    if not on:
+        return version
+    # With the policy on, a reduction or a draw too, as NumPy computes it at the call
+    return evaluate_small(version, elements, nbytes, configured, materializing=nbytes > 0)
 
 
 def _bounded(version: Expr, depth_limit: int, replacing: Store | None = None) -> Expr:

@@ -430,6 +430,41 @@ def matmul(left: Any, right: Any, array_type: type[ArrayHandle]) -> Any:
     return _stored(numpy.matmul(*values), backend, array_type)
 
 
+def reduction(
+    kind: str,
+    a: Any,
+    axis: Any,
+    keepdims: bool,
+    params: dict[str, Any],
+    array_type: type[ArrayHandle],
+) -> Any:
+    """``numpy.<kind>(a, axis=axis, keepdims=keepdims, **params)`` computed now, or
+    ``NOT_TAKEN``: with the policy on (``now_limits``' bytes), of a whole small value held
+    here as NumPy's own chunk (a solver's ``(r * r).sum()``). NumPy computes it, with its
+    dtype, its warnings and its errors, at the call, as it does; the reduction's node
+    (its probes, its plan) is never built."""
+    if type(a) is not array_type or a._view.steps or a._view.part is not None:
+        return NOT_TAKEN
+    held = a._store.held_chunk()
+    if held is None or type(held[0]) is not numpy.ndarray:
+        return NOT_TAKEN  # another namespace's reductions: the node's, cast to NumPy's dtype
+    value, name = held
+    on, elements, nbytes, configured = work_placement.now_limits()
+    if (
+        not on
+        or not nbytes  # with the policy off the scheduler reduces (lowering stays tested)
+        or (configured != "auto" and configured != name)
+        or not work_placement.is_small(value.size, value.itemsize, elements, nbytes)
+    ):
+        return NOT_TAKEN
+    function = getattr(numpy, kind, None)
+    if function is None:
+        return NOT_TAKEN
+    return _stored(
+        function(value, axis=axis, keepdims=keepdims, **params), get_backend(name), array_type
+    )
+
+
 def _held(store: Store) -> tuple[Any, str | None]:
     """``(chunk, backend name)`` of a value ``store`` holds, ``(HostData node, None)`` for
     host data, else ``(None, None)``."""

@@ -293,3 +293,43 @@ def test_values_made_here_take_the_expression_where_the_settings_say() -> None:
     with dask.annotate(priority=3):  # the value's node records the block
         made = x * y
     assert dict(made._store.version.annotations) == {"priority": 3}
+
+
+_REDUCTIONS = [
+    lambda np, x: x.sum(),
+    lambda np, x: np.mean(x, axis=0),
+    lambda np, x: x.std(axis=1, ddof=1, keepdims=True),
+    lambda np, x: np.argmax(x, axis=1),
+    lambda np, x: x.max(axis=(0, 1)),
+    lambda np, x: np.var(x, dtype=np.float32),
+    lambda np, x: (x * 1000).astype(np.int8).prod(axis=0),  # int8: NumPy's int64 result
+    lambda np, x: np.nanmean(np.where(x > 0.5, np.nan, x), axis=0),
+]
+
+
+@pytest.mark.parametrize("reduce", _REDUCTIONS)
+def test_reductions_of_values_held_here_are_numpys_at_the_call(reduce: Any) -> None:
+    """With the policy on, a reduction of a whole value held here is NumPy's, computed
+    when called (no node): values, dtypes, warnings as NumPy gives them."""
+    host = numpy.random.default_rng(2).random((120, 150))  # over the suite's one block
+    with dnp.config.set(client_work_bytes="64 MiB"):
+        ours = reduce(dnp, dnp.array(host) * 1)
+        if get_backend().chunk_type is numpy.ndarray:
+            assert ours._store.held_chunk() is not None  # a value, not a node
+        assert_eq(ours, reduce(numpy, host))
+
+
+@pytest.mark.parametrize(
+    "reduce",
+    [
+        lambda np, x: x.sum(axis=2),  # NumPy's AxisError
+        lambda np, x: np.argmax(x[:0], axis=0),  # an empty sequence
+        lambda np, x: x.mean(axis=(0, 0)),  # a repeated axis
+        lambda np, x: np.sum(x, dtype="not a dtype"),
+    ],
+)
+def test_reductions_of_values_held_here_raise_numpys_errors(reduce: Any) -> None:
+    host = numpy.random.default_rng(2).random((120, 150))
+    with dnp.config.set(client_work_bytes="64 MiB"):
+        ours = dnp.array(host) * 1
+        assert_raises_like(lambda: reduce(numpy, host), lambda: reduce(dnp, ours))
