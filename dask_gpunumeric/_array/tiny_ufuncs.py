@@ -132,12 +132,7 @@ def _tiny_here(name: str, like: Any, itemsize: int = 0) -> bool:
     values when built (``work_placement.now_limits``: on, and outside ``dask.annotate``),
     the configured backend is ``auto`` or ``name``, and the value is small
     (``is_small``)."""
-    on, elements, nbytes, configured = work_placement.now_limits()
-    return (
-        on
-        and (configured == "auto" or configured == name)
-        and work_placement.is_small(like.size, max(like.itemsize, itemsize), elements, nbytes)
-    )
+    return work_placement.small_now(name, like.size, max(like.itemsize, itemsize))
 
 
 def _binary_operands(

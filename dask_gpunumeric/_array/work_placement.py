@@ -63,6 +63,7 @@ from .._backends import get_backend
 from .._backends.base import ChunkBackend
 from .._ir.array_size import nbytes_of
 from .._ir.expr import Expr
+from .._ir.indexing import Slice, apply_region
 from .._ir.leaves import ChunkValue, DaskData, HostData, Leaf
 from .._ir.products import Matmul, Tensordot
 from .._ir.reductions import Reduction
@@ -197,9 +198,9 @@ def now_limits() -> tuple[bool, int, int, str]:
     """``(on, elements, nbytes, backend)``: whether values held here are computed when
     built (``in-process-evaluation``, outside ``dask.annotate``: the user placed that
     work), the one-block limit (``min-chunk-elements``), the bytes limit (``NOW_BYTES``,
-    or ``client-work-bytes`` when less; 0 with the policy off) and the configured backend; read once per operation from
-    the live section (``config.get`` for any key missing there). A value is small when
-    ``is_small`` says so of these."""
+    or ``client-work-bytes`` when less; 0 with the policy off) and the configured
+    backend; read once per operation from the live section (``config.get`` for any key
+    missing there). A value is small when ``is_small`` says so of these."""
     section = config.section()
     try:
         enabled, elements = section["in-process-evaluation"], section["min-chunk-elements"]
@@ -210,6 +211,30 @@ def now_limits() -> tuple[bool, int, int, str]:
     work = _parsed(work) if isinstance(work, str) else int(work)
     on = bool(enabled) and not dask.get_annotations()
     return on, elements, min(NOW_BYTES, work) if work > 0 else 0, backend
+
+
+def small_now(name: str, size: int, itemsize: int) -> bool:
+    """``now_limits`` and ``is_small`` for one value of ``size`` elements of ``itemsize``
+    bytes made on backend ``name`` (a solver's ``alpha * p``), written out: the whole
+    cost of a tiny operation is a few of these reads (``tiny_ufuncs``)."""
+    section = config.section()
+    try:
+        enabled, elements = section["in-process-evaluation"], section["min-chunk-elements"]
+        configured = section["backend"]
+    except (KeyError, TypeError):
+        on, elements, nbytes, configured = now_limits()
+        return (
+            on
+            and (configured == "auto" or configured == name)
+            and is_small(size, itemsize, elements, nbytes)
+        )
+    if not enabled or (configured != "auto" and configured != name) or dask.get_annotations():
+        return False
+    if size < elements:
+        return True
+    work = section.get("client-work-bytes", 0)
+    work = _parsed(work) if isinstance(work, str) else int(work)
+    return work > 0 and size * itemsize <= min(NOW_BYTES, work)
 
 
 def is_small(size: int, itemsize: int, elements: int, nbytes: int) -> bool:
@@ -453,7 +478,11 @@ _PRODUCTS = (Matmul, Tensordot)
 
 
 def _value_here(node: Expr, backend: ChunkBackend) -> Any:
-    """The value of a leaf held in this process as a chunk of ``backend``, else ``None``."""
+    """The value of a leaf held in this process as a chunk of ``backend`` (or of a
+    basic-index view of one: a solver's ``x.T`` of host data), else ``None``."""
+    if type(node) is Slice:
+        value = _value_here(node.children[0], backend)
+        return None if value is None else apply_region(value, node.region)
     if type(node) is HostData:
         if isinstance(node.data, backend.chunk_type):
             return node.data  # host data is this backend's chunk as it is (NumPy's)
@@ -493,8 +522,10 @@ def placed(exprs: list[Expr]) -> Iterator[None]:
 
 
 def _buffer_id(node: Any) -> int:
-    """The identity of the values a leaf held here refers to."""
+    """The identity of the values a leaf held here (or a view of one) refers to."""
     kind = type(node)
+    if kind is Slice:
+        return _buffer_id(node.children[0])
     if kind is HostData:
         return id(node.data)
     if kind is ChunkValue:

@@ -249,6 +249,8 @@ def test_products_of_data_held_here_are_values_when_built(
         "matvec": (a @ p, host @ vector),
         "tensordot": (dnp.tensordot(a, p, axes=1), numpy.tensordot(host, vector, axes=1)),
         "vecmat": (dnp.array(vector[:300]) @ a, vector[:300] @ host),
+        # a view of host data (logistic regression's gradient ``x.T @ (p - y)``)
+        "transposed": (a.T @ dnp.array(vector[:300]), host.T @ vector[:300]),
         "int matvec": (
             dnp.array(host.astype(numpy.int32)) @ dnp.array(numpy.arange(400, dtype=numpy.int16)),
             host.astype(numpy.int32) @ numpy.arange(400, dtype=numpy.int16),
