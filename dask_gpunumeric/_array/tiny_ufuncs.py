@@ -15,10 +15,13 @@ Before/after, ``x += 2 * y`` with ``x`` and ``y`` tiny::
     Elementwise(multiply, 2, y) -> ChunkValue(t); SetItem(x, all, Elementwise(add, x, t))
     -> ChunkValue(multiply(2, y.value)); ChunkValue(add(x.value, t.value, out=fresh))
 
-Anything else (views, ``where=``, ``dtype=``, other casting rules, NumPy scalars, lists,
-lazy or large operands, two-output ufuncs, gufuncs, a result as large as
-``min-chunk-elements``)
-returns ``NOT_TAKEN``: the caller builds the expression as before.
+"Tiny" is the placement rule's "small" (``work_placement.now_limits``): one block, or at
+most ``NOW_BYTES`` (4 MiB) with the small-work policy on. A write through ``out=``
+(``out[1:, :] -= u[:-1, :]``) takes basic-index views too, and writes into the value
+itself when nothing else reads it (``_into``); a reduction of a whole NumPy value is
+NumPy's at the call (``reduction``). Anything else (``where=``, ``dtype=``, other casting
+rules, NumPy scalars, lists, lazy or large operands, two-output ufuncs, gufuncs, views
+as new values' operands) returns ``NOT_TAKEN``: the caller builds the expression.
 """
 
 from __future__ import annotations

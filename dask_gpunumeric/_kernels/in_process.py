@@ -2,10 +2,12 @@
 
 A dask task costs far more than NumPy's work on a few thousand elements (the design
 measured 4 us for ``x += 2 * y`` on 1,024 elements in NumPy, 6-8 ms in plain dask.array).
-So an expression whose nodes all have fewer than ``gpunumeric.min-chunk-elements``
-elements, and whose leaves are creation routines, host data or values already computed
-here, is computed at once with the backend's ``xp`` by the same chunk kernels the workers
-run (each array is one chunk at that size) and becomes a ``ChunkValue`` leaf.
+So an expression whose nodes are all small (the placement rule's ``now_limits``: one
+block, or at most 4 MiB with the small-work policy on), and whose leaves are creation
+routines, host data or values already computed here, is computed at once with the
+backend's ``xp`` by the same chunk kernels the workers run and becomes a ``ChunkValue``
+leaf (``evaluate_small``). The small-work policy's eager path (``evaluate_here``) is the
+same interpreter under the policy's limits.
 
 Before/after, for ``x += 2 * y`` with ``x`` and ``y`` small::
 
