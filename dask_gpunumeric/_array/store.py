@@ -29,7 +29,9 @@ class Store:
     stores it computes anyway (``materialize.compute_expr``).
 
     A small version whose inputs are all in this process is computed at once, here
-    (``_kernels/in_process.py``): tiny arrays never wait for, or visit, the cluster.
+    (``_kernels/in_process.py``, under ``work_placement.now_limits``): small arrays never
+    wait for, or visit, the cluster. A write computed when built may change the held
+    value in place when nothing else refers to it (``sole_chunk``, ``hold``).
     """
 
     __slots__ = ("_version", "chunk", "chunk_backend", "writeable", "__weakref__")
