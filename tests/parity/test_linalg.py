@@ -221,6 +221,7 @@ def test_svd_gathered(shape: Any, dtype: str, full_matrices: bool) -> None:
     close((u[..., :k] * s[..., None, :]) @ vh[..., :k, :], host)
 
 
+@pytest.mark.usefixtures("four_workers")
 def test_tall_skinny_qr_and_svd_are_distributed() -> None:
     """Enough rows per worker: dask's tsqr, with the rows still split across blocks."""
     host = make_host((400, 8))
