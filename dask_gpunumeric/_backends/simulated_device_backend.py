@@ -3,7 +3,9 @@
 ``SimulatedDeviceArray`` holds a NumPy array but behaves like a ``cupy.ndarray`` where
 CuPy differs from NumPy: implicit conversion to a host array (``numpy.asarray(chunk)``)
 raises ``TypeError``, mixing it with host ``numpy.ndarray`` operands raises ``TypeError``,
-and the way back to the host is explicit (``.get()``, ``backend.to_host``). It is a
+and the way back to the host is explicit (``.get()``, ``backend.to_host``); functions
+whose arguments or arithmetic CuPy handles differently follow CuPy's rules
+(``cupy_rules.py``). It is a
 wrapper, not an ``ndarray`` subclass, because ``numpy.asarray`` strips subclasses without
 asking. It is registered with dask's chunk-type dispatch the way dask registers CuPy, so
 the test suite drives dask through the same paths CuPy chunks take.
@@ -19,6 +21,7 @@ from numpy.lib.mixins import NDArrayOperatorsMixin
 from .._codegen import cpu
 from .._ir.scalar_program import ScalarProgram
 from .base import ChunkBackend
+from .cupy_rules import cupy_rules, rule_for
 
 _IMPLICIT_HOST_MESSAGE = (
     "Implicit conversion to a NumPy array is not allowed (simulated device chunk, as in "
@@ -58,6 +61,7 @@ class SimulatedDeviceArray(NDArrayOperatorsMixin):
         return _wrap(getattr(ufunc, method)(*inputs, **kwargs))
 
     def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+        func = rule_for(func) or func  # CuPy's argument rules and arithmetic, where they differ
         return _wrap(func(*_unwrap(args), **_unwrap(kwargs)))
 
     # -- array attributes -----------------------------------------------------------------
@@ -186,7 +190,7 @@ class _DeviceNamespace:
     )
 
     def __getattr__(self, name: str) -> Any:
-        attribute = getattr(numpy, name)
+        attribute = cupy_rules.get(name) or getattr(numpy, name)
         if isinstance(attribute, type) or not callable(attribute):
             return attribute
         allow_host = name in self._creation

@@ -1,0 +1,101 @@
+"""Where CuPy's functions differ from NumPy's, replayed on the simulated device.
+
+The simulated device computes with NumPy, so by default its chunks accept every argument
+NumPy accepts and round as NumPy rounds. CuPy does not always: the first real GPU check
+(``docs/gpu-results.md``) failed where our code handed CuPy what only NumPy takes. Each
+entry of ``cupy_rules`` is one such CuPy function, written against NumPy arrays (the
+simulated device unwraps its chunks first): it raises CuPy's error for an argument CuPy
+refuses, and otherwise computes what CuPy computes, so a CPU test that passes on the
+simulated device passes for that reason on CuPy too. Keys are NumPy paths without the
+``numpy.`` prefix (``"quantile"``, ``"linalg.solve"``).
+
+Each rule cites the CuPy source it follows; add one whenever the GPU finds another.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy
+
+# cupy/_statistics/order.py: _quantile_unchecked
+_CUPY_QUANTILE_METHODS = frozenset({"linear", "lower", "higher", "midpoint", "nearest"})
+
+
+def _quantile(a: numpy.ndarray, q: Any, axis: Any = None, **keywords: Any) -> Any:
+    """``cupy.quantile``: ``q`` of at most one dimension, five methods, and the linear
+    interpolation of its ``cupy_percentile_weightnening`` kernel (``_cupy_linear_quantile``)."""
+    method = keywords.get("method", "linear")
+    q_array = numpy.asarray(q)
+    if q_array.ndim > 1:
+        raise ValueError(f"Expected q to have a dimension of 1.\nActual: {q_array.ndim} != 1")
+    if method not in _CUPY_QUANTILE_METHODS:
+        raise ValueError(f"'{method}' method is not yet supported. Please use any other method.")
+    result = numpy.quantile(a, q, axis=axis, **keywords)
+    if method != "linear" or numpy.asarray(a).dtype.kind != "f":
+        return result
+    return _cupy_linear_quantile(numpy.asarray(a), q, axis, keywords.get("keepdims", False))
+
+
+def _cupy_linear_quantile(a: numpy.ndarray, q: Any, axis: Any, keepdims: bool) -> Any:
+    """The kernel of ``cupy.quantile(method='linear')`` over the sorted lanes of ``a``: the
+    weight rounded to the result's dtype first, then ``a + d * w`` below one half and
+    ``b - d * (1 - w)`` above, each contracted into one fused multiply-add as nvcc compiles
+    it by default (NumPy rounds the product, then the sum; and computes ``1 - w`` before
+    rounding a Python-float weight). The fused multiply-add is modelled for float32 (the
+    product is exact in float64); float64 lanes round twice here. On the H100, float32
+    quantiles differed from NumPy's in the last place."""
+    dtype = numpy.result_type(a, q if isinstance(q, (int, float)) else numpy.asarray(q))
+    lanes = numpy.sort(a.reshape(-1) if axis is None else numpy.moveaxis(a, axis, -1), axis=-1)
+    index = numpy.asarray(q) * (lanes.shape[-1] - 1.0)
+    below = numpy.floor(index).astype(numpy.intp)
+    above = numpy.minimum(below + 1, lanes.shape[-1] - 1)
+    weight = (index - below).astype(dtype)
+    low = numpy.take(lanes, below, axis=-1)
+    high = numpy.take(lanes, above, axis=-1)
+    diff = (high - low).astype(dtype)
+    one = dtype.type(1)
+    if dtype == numpy.float32:  # fused multiply-add: one rounding of the exact result
+        low, high, diff, weight = (x.astype(numpy.float64) for x in (low, high, diff, weight))
+    result = numpy.where(weight < 0.5, low + diff * weight, high - diff * (one - weight))
+    result = result.astype(dtype)
+    result = numpy.moveaxis(result, -1, 0) if index.ndim else result
+    if keepdims:
+        kept = list(a.shape) if axis is not None else [1] * a.ndim
+        if axis is not None:
+            kept[axis % a.ndim] = 1
+        result = result.reshape(index.shape + tuple(kept))
+    return result
+
+
+def _percentile(a: numpy.ndarray, q: Any, axis: Any = None, **keywords: Any) -> Any:
+    """``cupy.percentile``: ``cupy.quantile`` of ``q / 100``."""
+    return _quantile(a, numpy.true_divide(q, 100), axis, **keywords)
+
+
+def _solve(a: numpy.ndarray, b: numpy.ndarray) -> numpy.ndarray:
+    """``cupy.linalg.solve``: a multidimensional ``b`` has ``a``'s batch dimensions
+    exactly (``(..., M, K)``); CuPy does not broadcast them as NumPy does."""
+    a, b = numpy.asarray(a), numpy.asarray(b)
+    if b.ndim > 1 and (a.ndim != b.ndim or a.shape[:-1] != b.shape[:-1]):
+        raise ValueError(
+            "a must have (..., M, M) shape and b must have (..., M, K) for multidimensional b"
+        )
+    return numpy.linalg.solve(a, b)
+
+
+cupy_rules: dict[str, Callable[..., Any]] = {
+    "quantile": _quantile,
+    "percentile": _percentile,
+    "linalg.solve": _solve,
+}
+
+
+def rule_for(function: Any) -> Callable[..., Any] | None:
+    """The CuPy rule standing in for the NumPy ``function`` (``numpy.quantile``,
+    ``numpy.linalg.solve``), or None where CuPy behaves as NumPy."""
+    module = getattr(function, "__module__", "") or ""
+    name = getattr(function, "__name__", "")
+    prefix = module.removeprefix("numpy").strip(".")
+    return cupy_rules.get(f"{prefix}.{name}" if prefix else name)
