@@ -33,6 +33,7 @@ from .._backends import get_backend
 from .._backends.base import ChunkBackend
 from .._ir.leaves import ChunkValue, HostData
 from .._ir.products import matmul_shape
+from .._kernels import integer_powers
 from .._runtime import config
 from . import work_placement
 from .handle import ArrayHandle
@@ -79,6 +80,8 @@ def new_value(
         shape = numpy.broadcast_shapes(*[x.shape for x in operands if type(x) not in _WEAK_SCALARS])
         if math.prod(shape) >= config.get("min-chunk-elements"):
             return NOT_TAKEN  # a broadcast result too large for this process
+    if numpy_ufunc is numpy.power:
+        integer_powers.check_power(backend, *operands)
     return _stored(numpy_ufunc(*operands), backend, array_type)
 
 
@@ -128,6 +131,8 @@ def binary(numpy_ufunc: numpy.ufunc, x: Any, y: Any, array_type: type[ArrayHandl
                 and (a_shape == b_shape or not a_shape or not b_shape)
                 and _tiny_here(name, a_shape or b_shape)
             ):
+                if numpy_ufunc is numpy.power:
+                    integer_powers.check_power(get_backend(name), a_value, b_value)
                 return _made(numpy_ufunc(a_value, b_value), a_value, name, array_type)
     return _binary_operands(numpy_ufunc, x, y, array_type)
 
@@ -198,7 +203,10 @@ def _binary_operands(
         or not _tiny_here(name, a_shape or b_shape)
     ):
         return new_value(numpy_ufunc, (x, y), array_type)
-    return _stored(numpy_ufunc(a_value, b_value), get_backend(name), array_type)
+    backend = get_backend(name)
+    if numpy_ufunc is numpy.power:
+        integer_powers.check_power(backend, a_value, b_value)
+    return _stored(numpy_ufunc(a_value, b_value), backend, array_type)
 
 
 _SEVERAL = "several shapes"  # ``_operands``' shape when the operands' differ
@@ -306,6 +314,8 @@ def _into(numpy_ufunc: numpy.ufunc, operands: list[Any], out: Any, backend: Chun
         return NOT_TAKEN
     current = out._store.version
     fresh = backend.xp.empty(current.shape, dtype=current.dtype)
+    if numpy_ufunc is numpy.power:
+        integer_powers.check_power(backend, *operands)
     numpy_ufunc(*operands, out=fresh)
     out._store.replace(ChunkValue(fresh, backend.name))
     return out

@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy
 
+from .._ir.scalar_program import ScalarProgram
+
 # cupy/_statistics/order.py: _quantile_unchecked
 _CUPY_QUANTILE_METHODS = frozenset({"linear", "lower", "higher", "midpoint", "nearest"})
 
@@ -85,7 +87,35 @@ def _solve(a: numpy.ndarray, b: numpy.ndarray) -> numpy.ndarray:
     return numpy.linalg.solve(a, b)
 
 
+def _power(x1: Any, x2: Any, /, out: Any = None, **keywords: Any) -> Any:
+    """``cupy.power``: an integer to a negative integer power is 0, or 1 and -1 for the
+    bases 1 and -1 (its ``integral_power``, and our ``gn_power_int``), where NumPy raises
+    ``ValueError``: a device kernel cannot raise."""
+    target = out[0] if isinstance(out, tuple) else out
+    try:
+        result = numpy.power(x1, x2, **keywords)
+    except ValueError as error:
+        if "negative integer powers" not in str(error):
+            raise
+        exponent = numpy.maximum(x2, 0) if isinstance(x2, numpy.ndarray) else type(x2)(max(x2, 0))
+        result = numpy.power(x1, exponent, **keywords)
+        base, negative = numpy.asarray(x1), numpy.asarray(x2) < 0
+        odd = numpy.asarray(x2) % 2 == 1
+        at_negative = numpy.where(base == 1, 1, numpy.where(base == -1, numpy.where(odd, -1, 1), 0))
+        result = numpy.where(negative, at_negative, result).astype(result.dtype)
+    if target is None:
+        return result
+    target[...] = result
+    return target
+
+
+def has_integer_power(program: ScalarProgram) -> bool:
+    """Whether ``program`` raises to integer powers (NumPy's loop may raise there)."""
+    return any(ins.op == "power" and ins.dtype.kind in "iu" for ins in program.instructions)
+
+
 cupy_rules: dict[str, Callable[..., Any]] = {
+    "power": _power,
     "quantile": _quantile,
     "percentile": _percentile,
     "linalg.solve": _solve,

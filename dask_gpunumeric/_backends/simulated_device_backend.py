@@ -21,7 +21,8 @@ from numpy.lib.mixins import NDArrayOperatorsMixin
 from .._codegen import cpu
 from .._ir.scalar_program import ScalarProgram
 from .base import ChunkBackend
-from .cupy_rules import cupy_rules, rule_for
+from .cupy_backend import evaluate_op_by_op
+from .cupy_rules import cupy_rules, has_integer_power, rule_for
 
 _IMPLICIT_HOST_MESSAGE = (
     "Implicit conversion to a NumPy array is not allowed (simulated device chunk, as in "
@@ -58,7 +59,10 @@ class SimulatedDeviceArray(NDArrayOperatorsMixin):
             kwargs["out"] = tuple(_unwrap(x) for x in kwargs["out"])
         if "where" in kwargs:
             kwargs["where"] = _unwrap(kwargs["where"])
-        return _wrap(getattr(ufunc, method)(*inputs, **kwargs))
+        call = getattr(ufunc, method)
+        if method == "__call__":  # CuPy's own arithmetic where it differs (cupy_rules)
+            call = cupy_rules.get(ufunc.__name__, call)
+        return _wrap(call(*inputs, **kwargs))
 
     def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
         func = rule_for(func) or func  # CuPy's argument rules and arithmetic, where they differ
@@ -239,6 +243,13 @@ class SimulatedDeviceBackend(ChunkBackend):
         """The "device kernel": the CPU evaluator on the device's own arrays (unwrapped
         explicitly, never through ``__array__``); host operands (and a host ``out``) are
         refused as CuPy's ElementwiseKernel refuses them."""
+        if has_integer_power(program):
+            # NumPy's loop would raise for int ** -n; CuPy's kernel gives 0, 1 or -1 there.
+            result = evaluate_op_by_op(self.xp, program, operands)
+            if out is None:
+                return result  # type: ignore[no-any-return]
+            out[...] = result
+            return out
         target = None if out is None else _unwrap(out)
         return SimulatedDeviceArray(cpu.evaluate(program, *_unwrap(operands), out=target))
 

@@ -9,6 +9,7 @@ import numpy
 
 from .._backends.base import ChunkBackend
 from .._ir.scalar_program import ScalarProgram
+from . import integer_powers
 
 
 def elementwise(
@@ -34,6 +35,8 @@ def elementwise(
     elif op == "from_parts":
         result = _from_parts(xp, dtype, *operands)
     else:
+        if op == "power":
+            integer_powers.check_power(backend, *operands)
         result = getattr(xp, op)(*operands, **kwargs)
     if output is not None:
         result = result[output]
@@ -43,6 +46,7 @@ def elementwise(
 
 def fused_elementwise(backend: ChunkBackend, program: ScalarProgram, *operands: Any) -> Any:
     """One fused kernel call: ``program`` over this chunk's operands."""
+    integer_powers.check_program(backend, program, operands)
     return backend.evaluate_program(program, *operands)
 
 

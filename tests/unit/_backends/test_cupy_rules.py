@@ -47,3 +47,13 @@ def test_solve_wants_equal_batch_dimensions_for_a_matrix_right_hand_side(device)
     vector = device.xp.linalg.solve(a, device.from_host(numpy.ones(3)))
     same_batch = device.xp.linalg.solve(a, device.from_host(numpy.ones((2, 3, 2))))
     assert vector.shape == (2, 3) and same_batch.shape == (2, 3, 2)
+
+
+def test_integer_power_to_a_negative_exponent_does_not_raise(device) -> None:
+    """``cupy.power``'s ``integral_power``: 0, or 1 and -1 for the bases 1 and -1."""
+    base = device.from_host(numpy.array([2, 1, -1, -1, 3]))
+    exponent = device.from_host(numpy.array([-1, -3, -3, -2, 2]))
+    assert device.to_host(base**exponent).tolist() == [0, 1, -1, 1, 9]
+    assert device.to_host(device.xp.power(base, -1)).tolist() == [0, 1, -1, -1, 0]
+    with pytest.raises(ValueError, match="negative integer powers"):
+        numpy.power(numpy.array([2]), numpy.array([-1]))  # NumPy's own loop raises

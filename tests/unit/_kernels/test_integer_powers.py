@@ -1,0 +1,54 @@
+"""``int ** -n`` raises NumPy's ValueError on backends whose loops cannot raise it."""
+
+from __future__ import annotations
+
+import numpy
+import pytest
+
+from dask_gpunumeric._backends import get_backend
+from dask_gpunumeric._ir.scalar_program import Instruction, ScalarProgram
+from dask_gpunumeric._kernels.integer_powers import check_program, negative_exponents
+
+INT = numpy.dtype("int64")
+# (a + 1) ** b, then ** 2 (a constant, non-negative exponent: never checked)
+PROGRAM = ScalarProgram(
+    (INT, INT),
+    (
+        Instruction(2, "const", (), INT, (("value", 1),)),
+        Instruction(3, "add", (0, 2), INT),
+        Instruction(4, "power", (3, 1), INT),
+        Instruction(5, "const", (), INT, (("value", 2),)),
+        Instruction(6, "power", (4, 5), INT),
+    ),
+    (6,),
+)
+
+
+def test_the_check_compares_the_array_exponents_with_zero() -> None:
+    check = negative_exponents(PROGRAM)
+    assert check is not None and [ins.op for ins in check.instructions] == ["const", "less"]
+    assert check.instructions[1].args[0] == 1 and check.dtype_of(check.outputs[0]) == numpy.dtype(
+        bool
+    )
+    float_power = ScalarProgram(
+        (numpy.dtype("float64"),) * 2,
+        (Instruction(2, "power", (0, 1), numpy.dtype("float64")),),
+        (2,),
+    )
+    assert negative_exponents(float_power) is None
+
+
+@pytest.mark.parametrize("name", ["simulated-device", "numpy"])
+def test_a_device_block_with_a_negative_exponent_raises(name: str) -> None:
+    backend = get_backend(name)
+    base, exponent = (
+        backend.from_host(numpy.arange(4)),
+        backend.from_host(numpy.array([1, 2, -1, 0])),
+    )
+    if name == "numpy":  # NumPy's loop raises by itself: nothing is checked before it
+        assert backend.loops_raise_for_negative_integer_powers
+        check_program(backend, PROGRAM, (base, exponent))
+        return
+    with pytest.raises(ValueError, match="Integers to negative integer powers are not allowed"):
+        check_program(backend, PROGRAM, (base, exponent))
+    check_program(backend, PROGRAM, (base, backend.from_host(numpy.array([1, 2, 3, 0]))))
