@@ -109,13 +109,49 @@ def _power(x1: Any, x2: Any, /, out: Any = None, **keywords: Any) -> Any:
     return target
 
 
+def _where(condition: Any, *branches: Any) -> Any:
+    """``cupy.where``: the condition must be an array (it calls ``condition.astype``);
+    NumPy takes a Python scalar too."""
+    if branches and not hasattr(condition, "astype"):
+        raise AttributeError(f"'{type(condition).__name__}' object has no attribute 'astype'")
+    return numpy.where(condition, *branches)
+
+
+def _clip(a: Any, a_min: Any = None, a_max: Any = None, out: Any = None, **keywords: Any) -> Any:
+    """``cupy.clip``: a missing bound of a bool array reaches its ufunc as None (TypeError);
+    otherwise its kernel ``in1 > in2 ? in2 : (in0 < in1 ? in1 : (in0 > in2 ? in2 : in0))``,
+    which ignores a NaN bound and keeps the upper bound when the bounds cross (NumPy's
+    clip propagates NaN bounds: ``minimum(maximum(a, low), high)``)."""
+    a = numpy.asarray(a)
+    kind = a.dtype.kind
+    if a_min is None or a_max is None:
+        if kind not in "fiu":
+            raise TypeError("Unsupported type <class 'NoneType'>")
+        info = numpy.finfo(a.dtype) if kind == "f" else numpy.iinfo(a.dtype)
+        bounds = (-numpy.inf, numpy.inf) if kind == "f" else (info.min, info.max)
+        a_min = bounds[0] if a_min is None else a_min
+        a_max = bounds[1] if a_max is None else a_max
+    dtype = numpy.result_type(
+        *(x if isinstance(x, (int, float)) else numpy.asarray(x) for x in (a, a_min, a_max))
+    )
+    low, high = numpy.asarray(a_min).astype(dtype), numpy.asarray(a_max).astype(dtype)
+    inner = numpy.where(a < low, low, numpy.where(a > high, high, a))
+    result = numpy.where(low > high, high, inner).astype(dtype)
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
 def has_integer_power(program: ScalarProgram) -> bool:
     """Whether ``program`` raises to integer powers (NumPy's loop may raise there)."""
     return any(ins.op == "power" and ins.dtype.kind in "iu" for ins in program.instructions)
 
 
 cupy_rules: dict[str, Callable[..., Any]] = {
+    "clip": _clip,
     "power": _power,
+    "where": _where,
     "quantile": _quantile,
     "percentile": _percentile,
     "linalg.solve": _solve,

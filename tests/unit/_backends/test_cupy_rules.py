@@ -57,3 +57,13 @@ def test_integer_power_to_a_negative_exponent_does_not_raise(device) -> None:
     assert device.to_host(device.xp.power(base, -1)).tolist() == [0, 1, -1, -1, 0]
     with pytest.raises(ValueError, match="negative integer powers"):
         numpy.power(numpy.array([2]), numpy.array([-1]))  # NumPy's own loop raises
+
+
+def test_where_wants_an_array_condition_and_clip_keeps_cupys_kernel(device) -> None:
+    with pytest.raises(AttributeError, match="'bool' object has no attribute 'astype'"):
+        device.xp.where(True, 1, 2)
+    chunk = device.from_host(numpy.array([-1.0, 0.5, 3.0]))
+    assert device.to_host(numpy.clip(chunk, numpy.nan, 1.0)).tolist() == [-1.0, 0.5, 1.0]
+    assert device.to_host(device.xp.clip(chunk, 1.0, 0.0)).tolist() == [0.0, 0.0, 0.0]
+    with pytest.raises(TypeError, match="Unsupported type <class 'NoneType'>"):
+        device.xp.clip(device.from_host(numpy.array([True, False])), None, 1)
