@@ -143,6 +143,15 @@ def _clip(a: Any, a_min: Any = None, a_max: Any = None, out: Any = None, **keywo
     return out
 
 
+def _polyval(p: Any, x: Any) -> Any:
+    """``cupy.polyval``: the coefficients must be a 1-d array (or a poly1d), not a list."""
+    if isinstance(p, numpy.poly1d):
+        p = p.coeffs
+    elif not isinstance(p, numpy.ndarray) or p.ndim == 0:
+        raise TypeError("p must be 1d ndarray or poly1d object")
+    return numpy.polyval(p, x)
+
+
 def has_integer_power(program: ScalarProgram) -> bool:
     """Whether ``program`` raises to integer powers (NumPy's loop may raise there)."""
     return any(ins.op == "power" and ins.dtype.kind in "iu" for ins in program.instructions)
@@ -154,6 +163,7 @@ cupy_rules: dict[str, Callable[..., Any]] = {
     "where": _where,
     "quantile": _quantile,
     "percentile": _percentile,
+    "polyval": _polyval,
     "linalg.solve": _solve,
 }
 
