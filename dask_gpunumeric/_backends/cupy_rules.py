@@ -152,6 +152,30 @@ def _polyval(p: Any, x: Any) -> Any:
     return numpy.polyval(p, x)
 
 
+def _nanarg(function: Callable[..., Any], fill: float) -> Callable[..., Any]:
+    """``cupy.nanargmax``/``nanargmin``: -1 for a lane of nothing but NaN ("for
+    performance reasons", its docstring says), where NumPy raises ``ValueError``."""
+
+    def nanarg(a: Any, axis: Any = None, out: Any = None, *, keepdims: bool = False) -> Any:
+        a = numpy.asarray(a)
+        if a.dtype.kind not in "fc":
+            return function(a, axis=axis, keepdims=keepdims)
+        nan = numpy.isnan(a)
+        result = function(numpy.where(nan, fill, a), axis=axis, keepdims=keepdims)
+        return numpy.where(numpy.all(nan, axis=axis, keepdims=keepdims), -1, result)
+
+    return nanarg
+
+
+def _unravel_index(indices: Any, shape: Any, order: str = "C") -> Any:
+    """``cupy.unravel_index``: an index out of bounds (a -1 from ``nanargmax``) raises
+    "invalid entry in index array" (NumPy: "index -1 is out of bounds ...")."""
+    flat = numpy.asarray(indices)
+    if (flat < 0).any() or (flat >= numpy.prod(shape)).any():
+        raise ValueError("invalid entry in index array")
+    return numpy.unravel_index(flat, shape, order)  # type: ignore[call-overload]
+
+
 def has_integer_power(program: ScalarProgram) -> bool:
     """Whether ``program`` raises to integer powers (NumPy's loop may raise there)."""
     return any(ins.op == "power" and ins.dtype.kind in "iu" for ins in program.instructions)
@@ -165,6 +189,9 @@ cupy_rules: dict[str, Callable[..., Any]] = {
     "percentile": _percentile,
     "polyval": _polyval,
     "linalg.solve": _solve,
+    "nanargmax": _nanarg(numpy.argmax, -numpy.inf),
+    "nanargmin": _nanarg(numpy.argmin, numpy.inf),
+    "unravel_index": _unravel_index,
 }
 
 

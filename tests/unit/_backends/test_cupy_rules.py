@@ -67,3 +67,11 @@ def test_where_wants_an_array_condition_and_clip_keeps_cupys_kernel(device) -> N
     assert device.to_host(device.xp.clip(chunk, 1.0, 0.0)).tolist() == [0.0, 0.0, 0.0]
     with pytest.raises(TypeError, match="Unsupported type <class 'NoneType'>"):
         device.xp.clip(device.from_host(numpy.array([True, False])), None, 1)
+
+
+def test_nanargmax_gives_minus_one_for_an_all_nan_lane_and_unravel_refuses_it(device) -> None:
+    chunk = device.from_host(numpy.array([[numpy.nan, numpy.nan], [1.0, numpy.nan]]))
+    assert device.to_host(numpy.nanargmax(chunk, axis=1)).tolist() == [-1, 0]
+    assert device.to_host(device.xp.nanargmin(chunk, axis=0)).tolist() == [1, -1]
+    with pytest.raises(ValueError, match="invalid entry in index array"):
+        numpy.unravel_index(device.from_host(numpy.array(-1)), (2, 2))
