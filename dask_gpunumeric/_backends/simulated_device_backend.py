@@ -217,10 +217,21 @@ def _same_sequence(like: list | tuple, items: list[Any]) -> Any:
     return type(like)(*items) if hasattr(like, "_fields") else type(like)(items)
 
 
+class _DeviceRandom:
+    """``xp.random`` of the simulated device: ``default_rng`` gives a generator whose draws
+    are device arrays (``cupy.random.default_rng``)."""
+
+    def default_rng(self, seed: Any = None) -> Any:
+        return _DeviceGenerator(numpy.random.default_rng(seed))
+
+
 class _DeviceNamespace:
     """``xp`` for the simulated device: NumPy's names, run on the device. Creation functions
     take host data (an explicit transfer, like ``cupy.asarray``); every other function
-    refuses host arrays, as CuPy's do. Types (``xp.float64``, ``xp.finfo``) are NumPy's."""
+    refuses host arrays, as CuPy's do. Types (``xp.float64``, ``xp.finfo``) are NumPy's;
+    ``xp.random.default_rng`` draws on the device."""
+
+    random = _DeviceRandom()
 
     _creation = frozenset(
         "zeros ones full empty arange linspace eye identity asarray array "
