@@ -66,9 +66,9 @@ phase_table = (
     PhaseSpec("smoke", dry_phases.smoke, 150, DRY),
     PhaseSpec("collect-cupy", dry_phases.collect, 90, DRY),
     PhaseSpec("gpu-tests", device_phases.gpu_tests, 40, DEVICE),
-    PhaseSpec("suite", device_phases.suite, 270, DEVICE),
+    PhaseSpec("suite", device_phases.suite, 255, DEVICE),
     PhaseSpec("examples", device_phases.examples, 45, DEVICE),
-    PhaseSpec("bench", device_phases.bench, 110, BOTH),
+    PhaseSpec("bench", device_phases.bench, 125, BOTH),
 )
 
 

@@ -22,17 +22,19 @@ CARRIED = ("dask", "distributed", "dask_cuda", "numexpr", "tornado", "bokeh", "c
 TEST_TIMEOUT_S = 60
 PYTEST_OPTIONS: tuple[str, ...] = ("-p", "no:cacheprovider", "-p", "no:benchmark")
 PYTEST_OPTIONS += ("--timeout", str(TEST_TIMEOUT_S), "-q", "-rfE", "--tb=short")
-# Left out of the suite on CuPy chunks: tests whose result cannot depend on the chunk
-# backend, which every CPU run has run already. The IR, its passes and the code emitters
-# import neither dask nor cupy (DESIGN.md section 2, tests/unit/test_layering.py); the
-# check's own tests and the layering test read files, not chunks.
+# Left out of the suite on CuPy chunks: test files whose result cannot depend on the chunk
+# backend, which every CPU run has run already: they import nothing of the package but
+# its IR and code emitters, which reach neither dask nor cupy (DESIGN.md section 2;
+# tests/unit/test_gpu_report.py checks each file's imports), or test the check itself.
 BACKEND_INDEPENDENT = (
-    "tests/unit/_ir",
-    "tests/unit/_passes",
-    "tests/unit/_codegen",
+    "tests/unit/_ir/test_ufunc_table.py",
+    "tests/unit/_ir/test_rolling.py",
+    "tests/unit/_codegen/test_cuda_generator.py",
+    "tests/unit/_codegen/test_cuda_programs.py",
+    "tests/unit/_codegen/test_cuda_ufunc_loops.py",
+    "tests/unit/_codegen/test_forms_from_the_tables.py",
     "tests/unit/test_gpu_report.py",
     "tests/unit/test_gpu_wheelhouse.py",
-    "tests/unit/test_layering.py",
 )
 STENCIL = ("examples/stencil.py", "--check", "-n", "4000", "-i", "50")
 CONJUGATE_GRADIENT = ("examples/conjugate_gradient.py", "-n", "2000")
@@ -116,8 +118,9 @@ def gpu_tests(ctx: CheckContext, budget: float) -> PhaseResult:
 
 
 def suite(ctx: CheckContext, budget: float) -> PhaseResult:
-    """The whole suite on CuPy chunks, ``-n WORKERS`` (tests/gpu ran in its own phase;
-    the backend-independent tests every CPU run runs are left out)."""
+    """The suite on CuPy chunks, ``-n WORKERS``, but tests/gpu and BACKEND_INDEPENDENT.
+
+    tests/gpu ran in its own phase; the backend-independent tests every CPU run runs."""
     junit = ctx.work / "junit-suite.xml"
     command: list[str | Path] = [ctx.python, "-m", "pytest", "--backends", "cupy"]
     command += ["-n", str(ctx.workers)]
@@ -164,6 +167,7 @@ def examples(ctx: CheckContext, budget: float) -> PhaseResult:
 
 
 BENCH_REPORT_S = 15  # of the bench's budget: for its own report, after its last lane
+BENCH_LANE_S = 5  # seconds of warm runs per lane and size (up to 5 runs)
 BENCH_EXIT = {1: "a lane failed or differs from hand-written CuPy",
               2: "its budget cut it short (see Not run)", 3: "CuPy sees no device"}  # fmt: skip
 
@@ -174,10 +178,9 @@ def bench(ctx: CheckContext, budget: float) -> PhaseResult:
     out = ctx.work / "bench"
     own_budget = max(1.0, min(budget, ctx.remaining()) - BENCH_REPORT_S)
     command: list[str | Path] = [ctx.python, "-m", "benchmarks.device", "--out", out]
-    command += ["--budget", f"{own_budget:.0f}"]
+    command += ["--budget", f"{own_budget:.0f}", "--lane-budget", str(BENCH_LANE_S)]
     if ctx.dry_run:
         command += ["--sizes", "toy", "--device", "simulated", "--repeats", "1"]
-        command += ["--lane-budget", "1"]
     result = ctx.run(command, budget)
     markdown = out / "device-bench.md"
     details = {"markdown": markdown.read_text()} if markdown.exists() else {}

@@ -85,12 +85,16 @@ def timed(
 
 
 def placed_and_timed(
-    workload: DeviceWorkload, lane: Lane, size: int, iterations: int, settings: tuple[int, float]
+    workload: DeviceWorkload,
+    lane: Lane,
+    hosts: tuple[Any, ...],
+    iterations: int,
+    settings: tuple[int, float],
 ) -> tuple[float, list[float], Any]:
     """The inputs placed (outside the clock), the runs timed, the last result on the host;
     the placed inputs are released on return."""
     repeats, budget = settings
-    placed = tuple(lane.place(host) for host in workload.inputs(size))
+    placed = tuple(lane.place(host) for host in hosts)
     run = lambda: workload.program(lane.np, placed, iterations)  # noqa: E731
     first, warm, result = timed(run, lane, 0 if lane.name == "numpy" else repeats, budget)
     return first, warm, lane.to_host(result)
@@ -99,18 +103,20 @@ def placed_and_timed(
 def measure_lane(
     workload: DeviceWorkload,
     lane: Lane,
+    hosts: tuple[Any, ...],
     toy: bool,
     settings: tuple[int, float],
     bandwidth: float,
     reference: Any,
 ) -> tuple[LaneRow, Any]:
-    """The lane's row and its result on the host (the reference, for the hand-written)."""
+    """The lane's row and its result on the host (the reference, for the hand-written);
+    ``hosts``: the workload's inputs on the host, made once for every lane."""
     size = workload.size(toy)
     iterations = workload.host_iterations(toy) if lane.name == "numpy" else workload.iterations
     floor = workload.floor_bytes(size) / bandwidth if workload.floor_bytes else None
     try:
         with lane.configured():
-            first, warm, host = placed_and_timed(workload, lane, size, iterations, settings)
+            first, warm, host = placed_and_timed(workload, lane, hosts, iterations, settings)
     except Exception as error:  # noqa: BLE001 - reported in the row, the others go on
         traceback.print_exc()
         row = LaneRow(workload.name, size, lane.name, iterations, None, 0, None, floor, False,
