@@ -1,6 +1,6 @@
 """``bash gpu/check``: the GPU check, one command on a bare, offline GPU machine.
 
-    bash gpu/check                  # there, with .whl carried: every phase, about 8 minutes
+    bash gpu/check                  # there, with .whl carried: every phase, budgets 495 s
     bash gpu/check suite examples   # some phases again (after the install, which always runs)
     bash gpu/check --dry-run        # here, no device: everything but the device (CI runs it)
     bash gpu/check --list           # the phases, their budgets, where they run
