@@ -16,14 +16,14 @@ import datetime
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from benchmarks.device import report
-from benchmarks.device.lanes import LANES, close_lanes, free_device_memory, make_lane
+from benchmarks.device.lanes import LANES, Lane, close_lanes, free_device_memory, make_lane
 from benchmarks.device.measure import LaneRow, copy_bandwidth, measure_lane
-from benchmarks.device.workloads import workload_table
+from benchmarks.device.workloads import DeviceWorkload, workload_table
 from benchmarks.suite.report import duration
 
 COPY_ELEMENTS = {"real": 1 << 27, "toy": 1 << 20}  # 1 GiB of float64 on a GPU
@@ -63,33 +63,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     lanes = [make_lane(name, args.device, toy) for name in args.lanes.split(",")]
     hand = make_lane("hand-written", args.device)
     bandwidth = copy_bandwidth(hand, COPY_ELEMENTS[args.sizes])
+    free_device_memory(args.device)
     print(f"copy bandwidth {bandwidth / 1e9:.1f} GB/s on {device_description(args.device)}")
-    rows: list[LaneRow] = []
-    not_run: list[str] = []
-    wanted = args.workloads.split(",") if args.workloads else None
-    try:
-        for workload in workload_table():
-            if wanted and workload.name not in wanted:
-                continue
-            reference: Any = None
-            hosts = workload.inputs(workload.size(toy))  # once: every lane's inputs
-            for lane in lanes:
-                label = f"{workload.name} {workload.size(toy):,} {lane.name}"
-                if time.monotonic() - start > args.budget:
-                    not_run.append(label)
-                    continue
-                settings = (args.repeats, args.lane_budget)
-                row, host = measure_lane(workload, lane, hosts, toy, settings, bandwidth, reference)
-                if lane.name == "hand-written":
-                    reference = host
-                free_device_memory(args.device)
-                rows.append(row)
-                print(f"  {label}: first run {duration(row.first_s)}, warm "
-                      f"{duration(row.warm_per_iteration_s)}/iteration, correct {row.correct} "
-                      f"{row.error or ''}", flush=True)  # fmt: skip
-    finally:
-        close_lanes()
-    meta = {
+    meta: dict[str, Any] = {
         "command": " ".join(
             ["python -m benchmarks.device", *(sys.argv[1:] if argv is None else argv)]
         ),
@@ -99,15 +75,64 @@ def main(argv: Sequence[str] | None = None) -> int:
         "toy": toy,
         "cores": os.cpu_count(),
         "copy_bandwidth": bandwidth,
-        "seconds": round(time.monotonic() - start, 1),
-        "not_run": not_run,
+        "not_run": [],
     }
-    results = report.document(meta, rows)
-    report.write(results, args.out)
+    rows: list[LaneRow] = []
+
+    def save() -> dict[str, Any]:
+        """The report as it stands (rewritten after every lane: a run stopped from
+        outside still leaves its rows)."""
+        meta["seconds"] = round(time.monotonic() - start, 1)
+        results = report.document(meta, rows)
+        report.write(results, args.out)
+        return results
+
+    wanted = args.workloads.split(",") if args.workloads else None
+    try:
+        for workload in workload_table():
+            if not wanted or workload.name in wanted:
+                run_workload(
+                    workload, lanes, (args, toy, bandwidth, start), rows, meta["not_run"], save
+                )
+    finally:
+        close_lanes()
+    results = save()
     print(report.markdown(results))
     if any(row.error or row.correct is False for row in rows):
         return 1
-    return 2 if not_run else 0
+    return 2 if meta["not_run"] else 0
+
+
+def run_workload(
+    workload: DeviceWorkload,
+    lanes: list[Lane],
+    run: tuple[argparse.Namespace, bool, float, float],
+    rows: list[LaneRow],
+    not_run: list[str],
+    save: Callable[[], Any],
+) -> None:
+    """``workload`` on every lane, its host inputs made once for all; a lane that would
+    start after the budget is listed in ``not_run`` instead."""
+    args, toy, bandwidth, start = run
+    reference: Any = None
+    hosts: tuple[Any, ...] | None = None
+    for lane in lanes:
+        label = f"{workload.name} {workload.size(toy):,} {lane.name}"
+        if time.monotonic() - start > args.budget:
+            not_run.append(label)
+            continue
+        if hosts is None:
+            hosts = workload.inputs(workload.size(toy))
+        settings = (args.repeats, args.lane_budget)
+        row, host = measure_lane(workload, lane, hosts, toy, settings, bandwidth, reference)
+        if lane.name == "hand-written":
+            reference = host
+        free_device_memory(args.device)
+        rows.append(row)
+        save()
+        print(f"  {label}: first run {duration(row.first_s)}, warm "
+              f"{duration(row.warm_per_iteration_s)}/iteration, correct {row.correct} "
+              f"{row.error or ''}", flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":
