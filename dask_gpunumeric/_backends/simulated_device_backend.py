@@ -97,7 +97,11 @@ class SimulatedDeviceArray(NDArrayOperatorsMixin):
         return method
 
     def __getitem__(self, index: Any) -> Any:
-        return _wrap(_launched(self._data[_unwrap(index, allow_host=True)], (self._data,)))
+        result = self._data[_unwrap(index, allow_host=True)]
+        # an element is a 0-d view on CuPy: no kernel
+        return _wrap(
+            result if isinstance(result, numpy.generic) else _launched(result, (self._data,))
+        )
 
     def __setitem__(self, index: Any, value: Any) -> None:
         count_kernel()
