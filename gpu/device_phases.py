@@ -173,8 +173,10 @@ BENCH_EXIT = {1: "a lane failed or differs from hand-written CuPy",
 
 
 def bench(ctx: CheckContext, budget: float) -> PhaseResult:
-    """``python -m benchmarks.device``: warm figures at real sizes, beside hand-written CuPy,
-    NumPy and the copy-bandwidth floor (a dry run: toy sizes on the simulated device)."""
+    """``python -m benchmarks.device``: warm figures beside hand-written CuPy and NumPy.
+
+    At real sizes, with the copy-bandwidth floor; a dry run: toy sizes on the simulated
+    device."""
     out = ctx.work / "bench"
     own_budget = max(1.0, min(budget, ctx.remaining()) - BENCH_REPORT_S)
     command: list[str | Path] = [ctx.python, "-m", "benchmarks.device", "--out", out]

@@ -93,8 +93,9 @@ def smoke(ctx: CheckContext, budget: float) -> PhaseResult:
 
 
 def collect(ctx: CheckContext, budget: float) -> PhaseResult:
-    """``pytest --backends cupy --collect-only``: the suite phase's selection collects on
-    the cupy backend (``device_phases.suite_selection``, the paths it leaves out checked)."""
+    """``pytest --backends cupy --collect-only`` of the suite phase's selection.
+
+    ``device_phases.suite_selection``: a path it leaves out that is gone fails it."""
     command = [ctx.python, "-m", "pytest", "--backends", "cupy", "--collect-only", "-qq"]
     command += ["-p", "no:cacheprovider", *suite_selection(ctx.root)]
     result = ctx.run(command, budget)
