@@ -116,10 +116,13 @@ def _now(dask_scheduler: Any) -> float:
 
 def _tasks_since(dask_scheduler: Any, since: float) -> list[str]:
     """The name of each task sent to a worker since ``since`` (its key's first part)."""
+    log = list(dask_scheduler.transition_log)
+    # The log keeps its last distributed.admin.low-level-log-length transitions: a window
+    # it no longer holds whole would undercount, and the bounds below would hold vacuously.
+    full = len(log) == dask_scheduler.transition_log.maxlen
+    assert not full or log[0].timestamp < since, "the scheduler's transition log wrapped"
     keys = [
-        entry.key
-        for entry in list(dask_scheduler.transition_log)
-        if entry.finish == "processing" and entry.timestamp >= since
+        entry.key for entry in log if entry.finish == "processing" and entry.timestamp >= since
     ]
     return [key[0] if isinstance(key, tuple) else str(key) for key in keys]
 
