@@ -1,13 +1,13 @@
 """The generated kernels on a real GPU through ``cupy.ElementwiseKernel``, against NumPy:
 every fusible ufunc loop and the multi-instruction programs of tests/unit/_codegen.
 
-The loops' contract (docs/numpy-differences.md, "Fused float32 loops on a GPU"): NumPy's
+The loops' contract (docs/numpy-differences.md, "On GPUs (CuPy chunks)"): NumPy's
 result, bit for bit where NumPy's loop is exact and within the ulps of
 tests/unit/_codegen/test_cuda_ufunc_loops.py (plus CUDA's libdevice bounds) where it
 approximates; for float32 and complex64 also NumPy's result on subnormals flushed to zero,
 as CuPy compiles every kernel, its own ufuncs' included, with ``-ftz=true``
-(``numpy_oracle.device_mismatches``). The H100 check failed 34 float32 loops on subnormal
-inputs only: that is this flush."""
+(``numpy_oracle.device_mismatches``). The H100 check (docs/gpu-results.md) failed 35
+float32 loops and the complex64 exp where subnormals were met: that is this flush."""
 
 from __future__ import annotations
 
