@@ -47,6 +47,9 @@ def check_power(backend: ChunkBackend, base: Any, exponent: Any) -> None:
     """The same for one ``power(base, exponent)`` (chunks or Python scalars)."""
     if backend.loops_raise_for_negative_integer_powers:
         return
+    # NumPy's own errors first: a Python integer out of the other operand's range
+    # (``uint8_array ** -1``) is its OverflowError, raised before its loop runs.
+    numpy.power(_dtype_probe(base), _dtype_probe(exponent))
     if _kind(base) not in "biu" or _kind(exponent) not in "iu":
         return  # a float or complex power: NumPy does not raise
     shapes = (getattr(base, "shape", ()), getattr(exponent, "shape", ()))
@@ -54,6 +57,15 @@ def check_power(backend: ChunkBackend, base: Any, exponent: Any) -> None:
         return  # no element: NumPy's loop meets no exponent
     if bool(backend.xp.any(backend.as_chunk(exponent) < 0)):
         raise ValueError(MESSAGE)
+
+
+def _dtype_probe(value: Any) -> Any:
+    """A Python scalar as it is (NumPy converts it to the other operand's dtype); anything
+    else an empty host array of its dtype (no element: NumPy's loop meets no exponent)."""
+    if type(value) in (bool, int, float, complex):
+        return value
+    dtype = getattr(value, "dtype", None)
+    return numpy.empty(0, numpy.asarray(value).dtype if dtype is None else dtype)
 
 
 def _kind(value: Any) -> str:
