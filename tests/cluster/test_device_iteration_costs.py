@@ -121,9 +121,7 @@ def _tasks_since(dask_scheduler: Any, since: float) -> list[str]:
     # it no longer holds whole would undercount, and the bounds below would hold vacuously.
     full = len(log) == dask_scheduler.transition_log.maxlen
     assert not full or log[0].timestamp < since, "the scheduler's transition log wrapped"
-    keys = [
-        entry.key for entry in log if entry.finish == "processing" and entry.timestamp >= since
-    ]
+    keys = [entry.key for entry in log if entry.finish == "processing" and entry.timestamp >= since]
     return [key[0] if isinstance(key, tuple) else str(key) for key in keys]
 
 
