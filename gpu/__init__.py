@@ -2,8 +2,8 @@
 
 ``bash gpu/build-wheelhouse`` (here, with PyPI) downloads the wheels the GPU image lacks
 into ``.whl/``; ``bash gpu/check`` (there, with ``.whl`` carried) installs them offline and
-runs the GPU tests, the suite on CuPy chunks, the examples and the ``--gpu`` benchmark
-suite, and writes one report; ``bash gpu/check --dry-run`` does all of it that needs no
+runs the GPU tests, the suite on CuPy chunks, the examples and the warm benchmark at real
+sizes (``benchmarks/device``), and writes one report; ``bash gpu/check --dry-run`` does all of it that needs no
 device, in CI. docs/gpu.md says how to use them.
 
 Modules: ``lists`` (the committed lists: pins, the image's packages, what is not carried),

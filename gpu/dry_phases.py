@@ -1,6 +1,7 @@
 """The phases of a dry run (``gpu/check --dry-run``, no device): the stand-in for the GPU
 image, the wheelhouse and its checks, a short test run through the offline install, and
-the suite's collection on the cupy backend."""
+the suite's collection on the cupy backend (the bench phase, shared with the device, runs
+at toy sizes on the simulated device)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import sys
 from pathlib import Path
 
 from gpu.context import TARGET_PYTHON, CheckContext, phase_result, pytest_result
+from gpu.device_phases import BACKEND_INDEPENDENT, suite_selection
 from gpu.lists import DRY_VENV_TXT
 from gpu.report import PhaseResult
 from gpu.wheelhouse import target_flags
@@ -91,13 +93,20 @@ def smoke(ctx: CheckContext, budget: float) -> PhaseResult:
 
 
 def collect(ctx: CheckContext, budget: float) -> PhaseResult:
-    """``pytest --backends cupy --collect-only``: the suite collects on the cupy backend."""
+    """``pytest --backends cupy --collect-only`` of the suite phase's selection.
+
+    ``device_phases.suite_selection``: a path it leaves out that is gone fails it."""
     command = [ctx.python, "-m", "pytest", "--backends", "cupy", "--collect-only", "-qq"]
-    result = ctx.run([*command, "-p", "no:cacheprovider", "tests"], budget)
+    command += ["-p", "no:cacheprovider", *suite_selection(ctx.root)]
+    result = ctx.run(command, budget)
     # -qq prints "path: count" per file (the log stays short): the total is their sum
     per_file = re.findall(r"^tests/\S+: (\d+)$", result.output, re.MULTILINE)
     total = sum(map(int, per_file))
-    summary = f"{total} tests in {len(per_file)} files collected on the cupy backend"
+    summary = (
+        f"{total} tests in {len(per_file)} files collected on the cupy backend (the suite "
+        f"phase's selection: tests/gpu and {len(BACKEND_INDEPENDENT)} backend-independent "
+        "paths left out)"
+    )
     return phase_result(
         "collect-cupy", [result], budget, summary=summary if result.ok else None, failed=total == 0
     )

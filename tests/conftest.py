@@ -158,6 +158,16 @@ def backend(request: pytest.FixtureRequest, kernel_cache: str):
 
 
 @pytest.fixture
+def four_workers() -> Iterator[None]:
+    """Default chunks as on a cluster of four CPU workers, whatever this machine is: a
+    test that asserts a result stays split over several blocks needs several workers'
+    partitioning. One GPU is one worker (``_runtime/partitioning.py``), so on the GPU
+    machine a test array of a few thousand elements is one block; a CPU with one core too."""
+    with dask_gpunumeric.config.set(**{"cluster.workers": 4, "cluster.gpus": 0}):
+        yield
+
+
+@pytest.fixture
 def scheduler_runs(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """The names of the scheduler calls made (computations, persists), in order; no work
     is kept in the client by the small-work policy."""

@@ -234,19 +234,16 @@ def cross(
         axisa = axisb = axisc = axis
     left = _moveaxis(left, numpy.lib.array_utils.normalize_axis_index(axisa, left.ndim), -1)
     right = _moveaxis(right, numpy.lib.array_utils.normalize_axis_index(axisb, right.ndim), -1)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)  # NumPy warns below, once
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         numpy.cross(
             numpy.ones(left.shape[-1:], left.dtype), numpy.ones(right.shape[-1:], right.dtype)
-        )  # NumPy's errors for vector lengths and dtypes
+        )  # NumPy's errors for vector lengths and dtypes, and its warnings
+    # NumPy 2.0-2.4 deprecate 2-element vectors; the H100 check's NumPy 2.5 no longer
+    # warned: whatever this NumPy says, at the caller's line.
+    for warning in caught:
+        warnings.warn(warning.message, warning.category, stacklevel=2)
     shape = numpy.broadcast_shapes(left.shape[:-1], right.shape[:-1])
-    if left.shape[-1] == 2 or right.shape[-1] == 2:
-        warnings.warn(
-            "Arrays of 2-dimensional vectors are deprecated. Use arrays of "
-            "3-dimensional vectors instead. (deprecated in NumPy 2.0)",
-            DeprecationWarning,
-            stacklevel=2,
-        )
     components = _cross_components(left, right)
     if len(components) == 1:
         return components[0]

@@ -132,15 +132,21 @@ def solve(a: Any, b: Any) -> ndarray:
 
 def _eigen(function: str, a: Any) -> list[ndarray]:
     """eig/eigvals: NumPy returns real results when every eigenvalue of a real matrix is
-    real, a fact of the values: this is a materialization boundary (one boolean)."""
+    real, a fact of the values: this is a materialization boundary (one boolean). Where
+    NumPy returns complex results for the identity (a real matrix with real eigenvalues,
+    the stand-in), it returns them for every matrix: they stay complex, no boolean read
+    (on the H100 check, NumPy 2.5.2 gave complex128 for a stack of real symmetric
+    matrices where we gave float64; NumPy 2.4 gives float64)."""
     expr = as_matrices(a, square=True)
-    real_dtype = numpy_dtypes(numpy.linalg.eigvals, stand_in(expr, 2))[0]
-    complex_dtype = numpy.result_type(real_dtype, numpy.complex64)
+    probed = numpy_dtypes(numpy.linalg.eigvals, stand_in(expr, 2))[0]
+    complex_dtype = numpy.result_type(probed, numpy.complex64)
     outputs = [(expr.shape[:-1], complex_dtype)]
     if function == "linalg.eig":
         outputs.append((expr.shape, complex_dtype))
     results = gathered(function, [expr], [2], outputs)
-    if expr.dtype.kind == "c" or bool(any_(ufuncs["not_equal"](imag(results[0]), 0))):
+    if expr.dtype.kind == "c" or probed.kind == "c":
+        return results
+    if bool(any_(ufuncs["not_equal"](imag(results[0]), 0))):
         return results
     return [real(x) for x in results]
 

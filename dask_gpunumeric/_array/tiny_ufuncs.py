@@ -36,6 +36,7 @@ from .._backends.base import ChunkBackend
 from .._ir.indexing import Region, apply_region
 from .._ir.leaves import ChunkValue, HostData
 from .._ir.products import matmul_shape
+from .._kernels import integer_powers
 from . import work_placement
 from .handle import ArrayHandle
 from .store import Store
@@ -80,6 +81,8 @@ def new_value(
         itemsize = max(x.dtype.itemsize for x in arrays)
         if not work_placement.is_small(math.prod(shape), itemsize, elements, nbytes):
             return NOT_TAKEN  # a broadcast result too large to compute when built
+    if numpy_ufunc is numpy.power:
+        integer_powers.check_power(backend, *operands)
     return _stored(numpy_ufunc(*operands), backend, array_type)
 
 
@@ -125,6 +128,8 @@ def binary(numpy_ufunc: numpy.ufunc, x: Any, y: Any, array_type: type[ArrayHandl
                     name, a_value if a_shape else b_value, max(a_value.itemsize, b_value.itemsize)
                 )
             ):
+                if numpy_ufunc is numpy.power:
+                    integer_powers.check_power(get_backend(name), a_value, b_value)
                 return _made(numpy_ufunc(a_value, b_value), a_value, name, array_type)
     return _binary_operands(numpy_ufunc, x, y, array_type)
 
@@ -186,7 +191,10 @@ def _binary_operands(
         or not _tiny_here(*_result_like(name, a_value, a_name, b_value, b_name))
     ):
         return new_value(numpy_ufunc, (x, y), array_type)
-    return _stored(numpy_ufunc(a_value, b_value), get_backend(name), array_type)
+    backend = get_backend(name)
+    if numpy_ufunc is numpy.power:
+        integer_powers.check_power(backend, a_value, b_value)
+    return _stored(numpy_ufunc(a_value, b_value), backend, array_type)
 
 
 def _result_like(
@@ -350,6 +358,8 @@ def _into(numpy_ufunc: numpy.ufunc, args: tuple[Any, ...], out: Any) -> Any:
         target = current[0].copy()
     for position, x_region in own:
         operands[position] = target if x_region is None else apply_region(target, x_region)
+    if numpy_ufunc is numpy.power:  # before any write: a refused power leaves ``out`` alone
+        integer_powers.check_power(get_backend(name), *operands)
     numpy_ufunc(*operands, out=target if region is None else apply_region(target, region))
     store.hold(target, name)
     return out

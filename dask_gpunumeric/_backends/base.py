@@ -107,6 +107,13 @@ class ChunkBackend:
         result is written there instead and ``out`` returned."""
         raise NotImplementedError
 
+    @property
+    def loops_raise_for_negative_integer_powers(self) -> bool:
+        """Whether this backend's loops raise NumPy's ``ValueError`` for ``int ** -n``
+        themselves (NumPy's do); a device kernel cannot, so the blocks are checked first
+        (``_kernels/integer_powers.py``)."""
+        return False
+
     def evaluates_quietly(self, program: ScalarProgram) -> bool:
         """Whether ``evaluate_program`` never emits floating-point warnings for ``program``
         (so it may compute scratch cells, as a stencil's flat interior does)."""

@@ -30,6 +30,8 @@ class NumpyBackend(ChunkBackend):
     chunk_type: type = numpy.ndarray
     device = "cpu"  # NumPy's own name: ``x.device == "cpu"`` holds as it does in NumPy
 
+    loops_raise_for_negative_integer_powers = True  # NumPy's ufunc loops and numexpr's
+
     def from_host(self, host: numpy.ndarray) -> numpy.ndarray:
         return numpy.asarray(host)
 

@@ -3,10 +3,13 @@
 ``SimulatedDeviceArray`` holds a NumPy array but behaves like a ``cupy.ndarray`` where
 CuPy differs from NumPy: implicit conversion to a host array (``numpy.asarray(chunk)``)
 raises ``TypeError``, mixing it with host ``numpy.ndarray`` operands raises ``TypeError``,
-and the way back to the host is explicit (``.get()``, ``backend.to_host``). It is a
+and the way back to the host is explicit (``.get()``, ``backend.to_host``); functions
+whose arguments or arithmetic CuPy handles differently follow CuPy's rules
+(``cupy_rules.py``). It is a
 wrapper, not an ``ndarray`` subclass, because ``numpy.asarray`` strips subclasses without
 asking. It is registered with dask's chunk-type dispatch the way dask registers CuPy, so
-the test suite drives dask through the same paths CuPy chunks take.
+the test suite drives dask through the same paths CuPy chunks take. It counts its copies
+to and from the host and its kernel launches (``device_counts.py``).
 """
 
 from __future__ import annotations
@@ -20,6 +23,9 @@ from numpy.lib.mixins import NDArrayOperatorsMixin
 from .._codegen import cpu
 from .._ir.scalar_program import ScalarProgram
 from .base import ChunkBackend
+from .cupy_backend import evaluate_op_by_op
+from .cupy_rules import cupy_rules, has_integer_power, rule_for
+from .device_counts import count_fused_kernel, count_kernel, count_to_device, count_to_host
 
 _IMPLICIT_HOST_MESSAGE = (
     "Implicit conversion to a NumPy array is not allowed (simulated device chunk, as in "
@@ -42,6 +48,7 @@ class SimulatedDeviceArray(NDArrayOperatorsMixin):
 
     def get(self) -> numpy.ndarray:
         """Copy to the host, explicitly (``cupy.ndarray.get``)."""
+        count_to_host(self._data.nbytes)
         return self._data.copy()
 
     # -- NumPy protocols: compute on the "device", refuse host operands ------------------
@@ -56,10 +63,16 @@ class SimulatedDeviceArray(NDArrayOperatorsMixin):
             kwargs["out"] = tuple(_unwrap(x) for x in kwargs["out"])
         if "where" in kwargs:
             kwargs["where"] = _unwrap(kwargs["where"])
-        return _wrap(getattr(ufunc, method)(*inputs, **kwargs))
+        call = getattr(ufunc, method)
+        if method == "__call__":  # CuPy's own arithmetic where it differs (cupy_rules)
+            call = cupy_rules.get(ufunc.__name__, call)
+        count_kernel()
+        return _wrap(call(*inputs, **kwargs))
 
     def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
-        return _wrap(func(*_unwrap(args), **_unwrap(kwargs)))
+        func = rule_for(func) or func  # CuPy's argument rules and arithmetic, where they differ
+        args, kwargs = _unwrap(args), _unwrap(kwargs)
+        return _wrap(_launched(func(*args, **kwargs), args))
 
     # -- array attributes -----------------------------------------------------------------
     shape = property(lambda self: self._data.shape)
@@ -82,16 +95,25 @@ class SimulatedDeviceArray(NDArrayOperatorsMixin):
         attribute = getattr(self._data, name)
         if not callable(attribute):
             return attribute
+        data = self._data
 
         def method(*args: Any, **kwargs: Any) -> Any:
-            return _wrap(attribute(*_unwrap(args), **_unwrap(kwargs)))
+            if name in _HOST_READS:
+                count_to_host(data.nbytes)
+                return attribute(*_unwrap(args), **_unwrap(kwargs))
+            return _wrap(_launched(attribute(*_unwrap(args), **_unwrap(kwargs)), (data,)))
 
         return method
 
     def __getitem__(self, index: Any) -> Any:
-        return _wrap(self._data[_unwrap(index, allow_host=True)])
+        result = self._data[_unwrap(index, allow_host=True)]
+        # an element is a 0-d view on CuPy: no kernel
+        return _wrap(
+            result if isinstance(result, numpy.generic) else _launched(result, (self._data,))
+        )
 
     def __setitem__(self, index: Any, value: Any) -> None:
+        count_kernel()
         self._data[_unwrap(index, allow_host=True)] = _unwrap(value)
 
     def __len__(self) -> int:
@@ -102,18 +124,23 @@ class SimulatedDeviceArray(NDArrayOperatorsMixin):
 
     # Scalars cross to the host implicitly, as in CuPy (a synchronizing device read).
     def __bool__(self) -> bool:
+        count_to_host(self._data.itemsize)
         return bool(self._data)
 
     def __float__(self) -> float:
+        count_to_host(self._data.itemsize)
         return float(self._data)
 
     def __int__(self) -> int:
+        count_to_host(self._data.itemsize)
         return int(self._data)
 
     def __complex__(self) -> complex:
+        count_to_host(self._data.itemsize)
         return complex(self._data)
 
     def __index__(self) -> int:
+        count_to_host(self._data.itemsize)
         return self._data.__index__()
 
     # DLPack is an explicit export (``numpy.from_dlpack``): the simulated device's memory
@@ -128,12 +155,39 @@ class SimulatedDeviceArray(NDArrayOperatorsMixin):
         return f"simulated_device_array({numpy.array2string(self._data, separator=', ')})"
 
     def __reduce__(self) -> Any:
+        # A CuPy chunk leaves its device to be sent to another process (or spilled).
+        count_to_host(self._data.nbytes)
         return (SimulatedDeviceArray, (self._data,))
 
     def __dask_tokenize__(self) -> Any:
         from dask.base import tokenize
 
         return ("simulated-device", tokenize(self._data))
+
+
+# Methods of a device array that hand its values to the host (``cupy.ndarray.tolist``...).
+_HOST_READS = frozenset({"tolist", "item", "tobytes", "tofile"})
+# Creation functions that allocate without writing (no kernel), and those that take
+# host data onto the device (``cupy.asarray(host)``: a copy, not a kernel).
+_ALLOCATIONS = frozenset({"empty", "empty_like"})
+_TRANSFERS = frozenset({"asarray", "array"})
+
+
+def _launched(result: Any, sources: Any) -> Any:
+    """``result`` of a device operation on ``sources``, a kernel launch counted unless it
+    is empty or a view of one of them (a basic index, ``reshape``, ``.T``: metadata only)."""
+    is_array = isinstance(result, numpy.ndarray)
+    if not (is_array and (result.size == 0 or _views_any(result, sources))):
+        count_kernel()
+    return result
+
+
+def _views_any(result: numpy.ndarray, sources: Any) -> bool:
+    if isinstance(sources, numpy.ndarray):
+        return numpy.may_share_memory(result, sources)
+    if isinstance(sources, (list, tuple)):
+        return any(_views_any(result, source) for source in sources)
+    return False
 
 
 def is_device_ufunc(ufunc: Any) -> bool:
@@ -176,10 +230,21 @@ def _same_sequence(like: list | tuple, items: list[Any]) -> Any:
     return type(like)(*items) if hasattr(like, "_fields") else type(like)(items)
 
 
+class _DeviceRandom:
+    """``xp.random`` of the simulated device: ``default_rng`` gives a generator whose draws
+    are device arrays (``cupy.random.default_rng``)."""
+
+    def default_rng(self, seed: Any = None) -> Any:
+        return _DeviceGenerator(numpy.random.default_rng(seed))
+
+
 class _DeviceNamespace:
     """``xp`` for the simulated device: NumPy's names, run on the device. Creation functions
     take host data (an explicit transfer, like ``cupy.asarray``); every other function
-    refuses host arrays, as CuPy's do. Types (``xp.float64``, ``xp.finfo``) are NumPy's."""
+    refuses host arrays, as CuPy's do. Types (``xp.float64``, ``xp.finfo``) are NumPy's;
+    ``xp.random.default_rng`` draws on the device."""
+
+    random = _DeviceRandom()
 
     _creation = frozenset(
         "zeros ones full empty arange linspace eye identity asarray array "
@@ -187,13 +252,21 @@ class _DeviceNamespace:
     )
 
     def __getattr__(self, name: str) -> Any:
-        attribute = getattr(numpy, name)
+        attribute = cupy_rules.get(name) or getattr(numpy, name)
         if isinstance(attribute, type) or not callable(attribute):
             return attribute
         allow_host = name in self._creation
 
         def on_device(*args: Any, **kwargs: Any) -> Any:
-            return _wrap(attribute(*_unwrap(args, allow_host), **_unwrap(kwargs, allow_host)))
+            source = args[0] if args else next(iter(kwargs.values()), None)
+            from_host = name in _TRANSFERS and not isinstance(source, SimulatedDeviceArray)
+            args, kwargs = _unwrap(args, allow_host), _unwrap(kwargs, allow_host)
+            result = attribute(*args, **kwargs)
+            if from_host:
+                count_to_device(numpy.asarray(result).nbytes)  # host data onto the device
+            elif name not in _ALLOCATIONS:
+                _launched(result, args)
+            return _wrap(result)
 
         return on_device
 
@@ -207,7 +280,12 @@ class _DeviceGenerator:
 
     def __getattr__(self, name: str) -> Any:
         method = getattr(self._generator, name)
-        return lambda *args, **kwargs: _wrap(method(*_unwrap(args), **_unwrap(kwargs)))
+
+        def draw(*args: Any, **kwargs: Any) -> Any:
+            count_kernel()
+            return _wrap(method(*_unwrap(args), **_unwrap(kwargs)))
+
+        return draw
 
 
 class SimulatedDeviceBackend(ChunkBackend):
@@ -218,7 +296,9 @@ class SimulatedDeviceBackend(ChunkBackend):
     def from_host(self, host: numpy.ndarray) -> SimulatedDeviceArray:
         if isinstance(host, SimulatedDeviceArray):
             return host
-        return SimulatedDeviceArray(numpy.array(host))
+        data = numpy.array(host)
+        count_to_device(data.nbytes)
+        return SimulatedDeviceArray(data)
 
     def generator(self, seed: numpy.random.SeedSequence) -> Any:
         return _DeviceGenerator(numpy.random.Generator(numpy.random.PCG64(seed)))
@@ -244,7 +324,15 @@ class SimulatedDeviceBackend(ChunkBackend):
         """The "device kernel": the CPU evaluator on the device's own arrays (unwrapped
         explicitly, never through ``__array__``); host operands (and a host ``out``) are
         refused as CuPy's ElementwiseKernel refuses them."""
+        if has_integer_power(program):
+            # NumPy's loop would raise for int ** -n; CuPy's kernel gives 0, 1 or -1 there.
+            result = evaluate_op_by_op(self.xp, program, operands)
+            if out is None:
+                return result  # type: ignore[no-any-return]
+            out[...] = result
+            return out
         target = None if out is None else _unwrap(out)
+        count_fused_kernel()  # one ElementwiseKernel launch on CuPy
         return SimulatedDeviceArray(cpu.evaluate(program, *_unwrap(operands), out=target))
 
     def evaluates_quietly(self, program: ScalarProgram) -> bool:
@@ -269,7 +357,12 @@ def _register_with_dask() -> None:
     from .._runtime import distributed_internals
 
     def on_device(numpy_function: Any) -> Any:
-        return lambda *args, **kwargs: _wrap(numpy_function(*_unwrap(args), **_unwrap(kwargs)))
+        def run(*args: Any, **kwargs: Any) -> Any:
+            args, kwargs = _unwrap(args), _unwrap(kwargs)
+            result = numpy_function(*args, **kwargs)
+            return _wrap(result if numpy_function is numpy.empty else _launched(result, args))
+
+        return run
 
     register_chunk_type(SimulatedDeviceArray)
     concatenate_lookup.register(SimulatedDeviceArray, on_device(numpy.concatenate))

@@ -197,14 +197,15 @@ _EXPONENTS_LOGARITHMS_ROWS = (
         cxx.unary_math("expm1", complex_too=False),
         unfusible={"c": "thrust has no complex expm1 (exp(z) - 1 loses NumPy's accuracy)"},
     ),
-    _unary_math(_EXPONENTIAL, "log"),
+    # gn_log*: CUDA's double logarithms of subnormals (cuda_helpers); thrust's for complex.
+    UfuncSpec("log", _EXPONENTIAL, {"f": "gn_log({0})", "c": "log({0})"}),
     UfuncSpec(
         "log2",
         _EXPONENTIAL,
-        cxx.unary_math("log2", complex_too=False),
+        {"f": "gn_log2({0})"},
         unfusible={"c": "thrust has no complex log2: within 1 ulp of NumPy not guaranteed"},
     ),
-    _unary_math(_EXPONENTIAL, "log10"),
+    UfuncSpec("log10", _EXPONENTIAL, {"f": "gn_log10({0})", "c": "log10({0})"}),
     UfuncSpec(
         "log1p",
         _EXPONENTIAL,
@@ -223,7 +224,7 @@ _TRIGONOMETRIC_ROWS = (
     _unary_math(_TRIGONOMETRIC, "arccos", "acos", aliases=("acos",)),
     _unary_math(_TRIGONOMETRIC, "arctan", "atan", aliases=("atan",)),
     UfuncSpec("arctan2", _TRIGONOMETRIC, {"f": "atan2({0}, {1})"}, aliases=("atan2",)),
-    UfuncSpec("hypot", _TRIGONOMETRIC, {"f": "hypot({0}, {1})"}),
+    UfuncSpec("hypot", _TRIGONOMETRIC, {"f": "gn_hypot({0}, {1})"}),
     _unary_math(_TRIGONOMETRIC, "sinh"),
     _unary_math(_TRIGONOMETRIC, "cosh"),
     _unary_math(_TRIGONOMETRIC, "tanh"),

@@ -26,7 +26,8 @@ def call_on_blocks(
     *blocks: Any,
 ) -> Any:
     """The backend's ``function`` on ``blocks``; a backend without it (CuPy lacks a few of
-    NumPy's functions) runs NumPy's on an explicit host copy. A callable (a user's ufunc)
+    NumPy's functions), or whose function refuses an argument NumPy takes (a list where
+    CuPy wants an array: ``TypeError``), runs NumPy's on an explicit host copy. A callable (a user's ufunc)
     is called on the blocks as they are."""
 
     def fill(value: Any) -> Any:
@@ -38,11 +39,24 @@ def call_on_blocks(
         return function(*args, **kwargs)
     on_device = _resolve(backend.xp, function)
     if on_device is not None:
-        return on_device(*args, **kwargs)
+        try:
+            return on_device(*args, **kwargs)
+        except TypeError:
+            if not _refused_by_device(backend, args, kwargs):
+                raise
     host = [backend.to_host(b) for b in blocks]
     args = [host[a.position] if isinstance(a, BlockSlot) else a for a in arguments]
     kwargs = {k: host[v.position] if isinstance(v, BlockSlot) else v for k, v in keywords}
     return backend.from_host(numpy.asarray(_resolve(numpy, function)(*args, **kwargs)))
+
+
+def _refused_by_device(backend: ChunkBackend, args: list[Any], kwargs: dict[str, Any]) -> bool:
+    """Whether a ``TypeError`` of the device's function may be its refusal of a host value
+    NumPy takes (a list, a tuple, a host array): only then is NumPy asked on the host."""
+    values = [*args, *kwargs.values()]
+    return backend.xp is not numpy and any(
+        isinstance(v, (list, tuple, numpy.ndarray)) for v in values
+    )
 
 
 def _resolve(namespace: Any, path: str) -> Any:

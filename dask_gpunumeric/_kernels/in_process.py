@@ -43,6 +43,7 @@ from .._ir.rolling import Roll
 from .._runtime.partitioning import default_chunks
 from . import boxes, creation
 from .elementwise import elementwise
+from .reductions import check_nan_arg, nanargmax_block, nanargmin_block
 
 # A bound on the nodes looked at per evaluation: only small trees built by one call are
 # ever evaluated here (stored values are leaves already), so the bound is never reached
@@ -396,6 +397,9 @@ def _reduction(node: Reduction, inputs: list[Any], backend: ChunkBackend) -> Any
     axis: Any = node.axis
     if node.kind in _ONE_AXIS and axis is not None:
         axis = axis[0]
+    if node.kind in _NAN_ARG:  # CuPy's nanarg* return -1 for an all-NaN lane: not NumPy's
+        check_nan_arg(node.kind, inputs[0], axis)
+        function = _NAN_ARG[node.kind]
     return _of_dtype(
         node,
         backend.as_chunk(
@@ -405,6 +409,7 @@ def _reduction(node: Reduction, inputs: list[Any], backend: ChunkBackend) -> Any
 
 
 _ONE_AXIS = ("argmax", "argmin", "nanargmax", "nanargmin")
+_NAN_ARG = {"nanargmax": nanargmax_block, "nanargmin": nanargmin_block}
 
 
 def _matmul(node: Matmul, inputs: list[Any], backend: ChunkBackend) -> Any:

@@ -24,8 +24,12 @@ def lane_kernel(
     xp, kwargs = backend.xp, dict(params)
     if kind == "lexsort":
         result = _lexsort(xp, block, axis - 1)
-    elif not hasattr(xp, kind):
-        # CuPy has no nanquantile/nanpercentile: NumPy runs the lane on this worker's host.
+    elif not hasattr(xp, kind) or (kind in QUANTILE_KINDS and xp is not numpy):
+        # CuPy has no nanquantile/nanpercentile, and its quantile/percentile are not
+        # NumPy's: a 1-d q only, five methods of thirteen, and a linear interpolation that
+        # rounds differently (its weight is rounded to the data's dtype before 1 - w; the
+        # H100 check found float32 quantiles 1 ulp off). NumPy runs the lane on this
+        # worker's host: one copy of the block each way, and NumPy's numbers exactly.
         host = lane_kernel(get_backend("numpy"), kind, axis, params, dtype, backend.to_host(block))
         return backend.from_host(host)
     elif kind in QUANTILE_KINDS:

@@ -54,10 +54,25 @@ def linalg_call(
     backend: CuPy is asked to check, ``raising_linalg_errors``, for the functions NumPy
     raises from; ``det`` of a singular matrix is 0, not an error)."""
     call = functools.reduce(getattr, function.split("."), backend.xp)
+    if function == "linalg.solve":
+        blocks = _solve_operands(backend.xp, *blocks)
     if function not in RAISES_FOR_SINGULAR_INPUT:
         return call(*blocks, **keywords)
     with backend.raising_linalg_errors():
         return call(*blocks, **keywords)
+
+
+def _solve_operands(xp: Any, matrices: Any, rhs: Any) -> tuple[Any, Any]:
+    """``solve``'s operands with their batch dimensions broadcast: NumPy broadcasts a
+    right-hand side of shape ``(..., M, K)`` against the matrices' batch; CuPy requires
+    the same batch dimensions on both ("b must have (..., M, K) for multidimensional b")."""
+    if rhs.ndim == 1:
+        return matrices, rhs
+    batch = numpy.broadcast_shapes(matrices.shape[:-2], rhs.shape[:-2])
+    return (
+        xp.broadcast_to(matrices, batch + matrices.shape[-2:]),
+        xp.broadcast_to(rhs, batch + rhs.shape[-2:]),
+    )
 
 
 # NumPy raises LinAlgError from these for a singular or not positive definite matrix.

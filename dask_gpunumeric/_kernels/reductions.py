@@ -9,6 +9,32 @@ from typing import Any
 import numpy
 
 
+def nanargmax_block(block: Any, axis: Any = None, **keywords: Any) -> Any:
+    """NumPy's ``nanargmax`` of a block without its all-NaN ``ValueError``: NaN counts as
+    -inf, as NumPy's own ``nanargmax`` computes it (an all-NaN lane gives 0; the aggregate
+    raises NumPy's error when the whole lane is NaN). Not ``xp.nanargmax``: CuPy's returns
+    -1 for an all-NaN lane, which the H100 check met as "invalid entry in index array"
+    (the index unravelled) or as no error at all."""
+    return numpy.argmax(_nan_as(block, -numpy.inf), axis=axis, **keywords)
+
+
+def nanargmin_block(block: Any, axis: Any = None, **keywords: Any) -> Any:
+    """``nanargmax_block``'s twin: NaN counts as +inf."""
+    return numpy.argmin(_nan_as(block, numpy.inf), axis=axis, **keywords)
+
+
+def check_nan_arg(kind: str, block: Any, axis: Any) -> None:
+    """NumPy's ``ValueError`` for a ``nanarg*`` over a lane of nothing but NaN."""
+    if kind.startswith("nanarg") and block.dtype.kind in "fc" and block.size:
+        if bool(numpy.any(numpy.all(numpy.isnan(block), axis=axis))):
+            raise ValueError("All-NaN slice encountered")
+
+
+def _nan_as(block: Any, value: float) -> Any:
+    # numpy.where/isnan dispatch to the chunk's own library (CuPy, the simulated device).
+    return numpy.where(numpy.isnan(block), value, block) if block.dtype.kind in "fc" else block
+
+
 def _first_winner(arg_function: Any, data: Any) -> tuple[Any, Any]:
     """Among the blocks' (value, flat index) candidates, the winning value and the smallest
     flat index holding it (NaN matches NaN: NumPy's arg reductions stop at the first NaN)."""

@@ -28,6 +28,7 @@ import numpy
 from .._backends.base import ChunkBackend
 from .._ir.scalar_program import ScalarProgram
 from .._ir.stencil import Access
+from . import integer_powers
 from .boxes import (
     Box,
     Steps,
@@ -264,6 +265,7 @@ def assembled(
 def evaluate_into(backend: ChunkBackend, spec: StencilSpec, inputs: list[Any], target: Any) -> None:
     """The program over ``inputs`` written into ``target`` (cast as an assignment casts
     when the program's dtype is not the written array's)."""
+    integer_powers.check_program(backend, spec.program, tuple(inputs))
     if spec.program.dtype_of(spec.program.outputs[0]) == target.dtype:
         backend.evaluate_program(spec.program, *inputs, out=target)
     else:

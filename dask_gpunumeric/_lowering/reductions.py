@@ -21,11 +21,14 @@ from dask.array.reductions import arg_chunk
 
 from .._backends.base import ChunkBackend
 from .._ir.reductions import Cumulative, Reduction
-from .._kernels.reductions import first_arg_aggregate, first_arg_combine
+from .._kernels.reductions import (
+    first_arg_aggregate,
+    first_arg_combine,
+    nanargmax_block,
+    nanargmin_block,
+)
 from .._runtime import dask_arrays as da
 from .._runtime.distributed_internals import meta_of
-from .._runtime.distributed_internals import nanargmax_chunk as _nanargmax
-from .._runtime.distributed_internals import nanargmin_chunk as _nanargmin
 from .layers import Lowering
 
 # Kinds lowered to a tree reduction whose last task aggregates small per-block (or
@@ -55,20 +58,23 @@ def lower_reduction(node: Reduction, inputs: list[da.Array], backend: ChunkBacke
     return result
 
 
-# kind -> (the chunk's winning value, its index); dask's NaN-skipping index functions
-# survive all-NaN chunks (the aggregate step raises NumPy's error if all are NaN).
+# kind -> (the chunk's winning value, its index); the NaN-skipping index functions
+# survive all-NaN chunks on every chunk type (the aggregate step raises NumPy's error if
+# all are NaN).
 _ARG_FUNCTIONS: dict[str, tuple[Any, Any]] = {
     "argmax": (numpy.max, numpy.argmax),
     "argmin": (numpy.min, numpy.argmin),
-    "nanargmax": (numpy.nanmax, _nanargmax),
-    "nanargmin": (numpy.nanmin, _nanargmin),
+    "nanargmax": (numpy.nanmax, nanargmax_block),
+    "nanargmin": (numpy.nanmin, nanargmin_block),
 }
 
 
 def _lower_arg_reduction(node: Reduction, source: da.Array) -> da.Array:
     if node.axis is not None:
         return da.reduction(node.kind)(source, axis=node.axis[0], keepdims=node.keepdims)
-    if source.ndim <= 1:
+    if source.ndim <= 1 and not node.kind.startswith("nan"):
+        # (dask's nanarg* of a vector unravels its chunks' -1 from CuPy's nanargmax of an
+        # all-NaN chunk: "invalid entry in index array"; ours below does not.)
         return da.reduction(node.kind)(source, keepdims=node.keepdims)
     value_function, arg_function = _ARG_FUNCTIONS[node.kind]
     return da.arg_reduction(

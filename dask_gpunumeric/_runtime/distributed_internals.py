@@ -23,7 +23,6 @@ distributed": 2026.8.0 when this was written).
 | ``dask.utils.key_split.cache_clear`` (an ``lru_cache``) | empty the cache of key names (``clear_key_name_cache``: ``history``) | 2024.1.0 | do nothing: each process keeps up to 100,000 key names (about 20 MiB; ``benchmarks/soak.py``) |
 | ``SpecCluster._start`` (async method), ``.scheduler``, ``.scheduler_spec`` | the scheduler spec is swapped for ``SchedulerProcess`` between the constructor building it and starting it (``cluster_class_with_scheduler_spec``: ``scheduler_process``) | 2024.1.0 | build the spec ourselves and pass ``scheduler=`` and ``workers=`` to ``SpecCluster`` (what ``LocalCluster.__init__`` computes) |
 | ``SpecCluster.worker_spec``, ``.workers``, ``.shutdown_scheduler`` | a cluster whose scheduler is lost forgets its workers so closing it does not ask that scheduler (``forget_cluster_processes``: ``cluster``) | 2025.9.0 (``shutdown_scheduler``; the rest 2024.1.0) | closing such a cluster waits out distributed's connect timeout, then succeeds |
-| ``dask.array.reductions._nanargmax``, ``_nanargmin`` | per-chunk NaN-skipping index functions that survive all-NaN chunks (``nanargmax_chunk``, ``nanargmin_chunk``: ``_lowering/reductions.py``) | 2024.1.0 | copy them here (five lines each: ``chunk.nanarg*`` with NaN replaced by -inf/inf on ``ValueError``) |
 | ``dask.array.backends._numel_arraylike``, ``_nannumel`` | the simulated device's ``numel``/``nannumel`` dispatch, as dask registers CuPy's (``numel_like``, ``nannumel_like``: ``_backends/simulated_device.py``) | 2024.1.0 | copy them here (``_nannumel`` is one line; ``_numel_arraylike`` calls ``_numel``, about 25 lines) |
 | ``Client._refcount_lock`` (a ``threading.RLock``), ``_thread.RLock._is_owned`` | whether this thread is inside ``Client.submit``/``map``, which hold that lock while they pickle the arguments: an array pickled there is refused, since computing its value would wait for the loop thread, which waits for the lock (``client_lock_held``: ``cluster``) | 2024.1.0 | ``client_lock_held`` returns False: ``client.submit(f, a)`` hangs again instead of raising at once |
 | ``Client.scheduler_comm``, ``Scheduler.stream_comms``, ``Scheduler.client_comms``, ``Worker.batched_stream`` (``BatchedSend`` objects), ``BatchedSend.interval`` | the embedded cluster's messages leave at once instead of waiting up to 10 ms (client), 5 ms (scheduler to worker) and 2 ms (worker, scheduler to client) to be batched (``set_send_interval``, ``scheduler_send_streams``, ``worker_send_stream``, ``client_send_stream``: ``send_interval``) | 2024.1.0 | the streams keep distributed's intervals: a check on the embedded cluster costs a round trip of about 10 ms instead of 3 ms (``benchmarks/suite/check_overhead.py``) |
@@ -92,8 +91,6 @@ INTERNALS = (
     Internal("distributed.deploy.spec.SpecCluster", "worker_spec"),
     Internal("distributed.deploy.spec.SpecCluster", "workers"),
     Internal("distributed.deploy.spec.SpecCluster", "shutdown_scheduler"),
-    Internal("dask.array.reductions", "_nanargmax"),
-    Internal("dask.array.reductions", "_nanargmin"),
     Internal("dask.array.backends", "_numel_arraylike"),
     Internal("dask.array.backends", "_nannumel"),
     Internal("dask.array.Array", "_meta"),
@@ -391,16 +388,6 @@ def collections_expression(collection: Any) -> Any:
 # Functions that look dask's own up when they run, never at import (``dask.array``'s
 # attributes differ with ``array.query-planning``: its ``backends`` is then a function,
 # not the module). Module-level functions: they travel to workers pickled by reference.
-
-
-def nanargmax_chunk(*args: Any, **kwargs: Any) -> Any:
-    """``dask.array.reductions._nanargmax``: a chunk's NaN-skipping argmax."""
-    return _dask_array_private("reductions", "_nanargmax")(*args, **kwargs)
-
-
-def nanargmin_chunk(*args: Any, **kwargs: Any) -> Any:
-    """``dask.array.reductions._nanargmin``: a chunk's NaN-skipping argmin."""
-    return _dask_array_private("reductions", "_nanargmin")(*args, **kwargs)
 
 
 def numel_like(*args: Any, **kwargs: Any) -> Any:

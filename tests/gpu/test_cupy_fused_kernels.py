@@ -1,5 +1,13 @@
 """The generated kernels on a real GPU through ``cupy.ElementwiseKernel``, against NumPy:
-every fusible ufunc loop and the multi-instruction programs of tests/unit/_codegen."""
+every fusible ufunc loop and the multi-instruction programs of tests/unit/_codegen.
+
+The loops' contract (docs/numpy-differences.md, "On GPUs (CuPy chunks)"): NumPy's
+result, bit for bit where NumPy's loop is exact and within the ulps of
+tests/unit/_codegen/test_cuda_ufunc_loops.py (plus CUDA's libdevice bounds) where it
+approximates; for float32 and complex64 also NumPy's result on subnormals flushed to zero,
+as CuPy compiles every kernel, its own ufuncs' included, with ``-ftz=true``
+(``numpy_oracle.device_mismatches``). The H100 check (docs/gpu-results.md) failed 35
+float32 loops and the complex64 exp where subnormals were met: that is this flush."""
 
 from __future__ import annotations
 
@@ -14,7 +22,11 @@ if not cupy.is_available():
 
 from dask_gpunumeric._backends.cupy_backend import make_backend  # noqa: E402
 from dask_gpunumeric._ir.scalar_program import ScalarProgram  # noqa: E402
-from tests.unit._codegen.numpy_oracle import evaluate_with_numpy, mismatches  # noqa: E402
+from tests.unit._codegen.numpy_oracle import (  # noqa: E402
+    device_mismatches,
+    evaluate_with_numpy,
+    mismatches,
+)
 from tests.unit._codegen.test_cuda_programs import ALL, PROGRAMS  # noqa: E402
 from tests.unit._codegen.test_cuda_programs import _inputs as program_inputs  # noqa: E402
 from tests.unit._codegen.test_cuda_ufunc_loops import (  # noqa: E402
@@ -46,10 +58,11 @@ def test_ufunc_loop_on_the_gpu_matches_numpy(k: int) -> None:
     keep = numpy.ones(inputs[0].size, bool)
     if loop in "FD" and op in COMPLEX_FINITE_ONLY:
         keep = numpy.isfinite(inputs[0])
-    for got, want in zip(
-        run_on_device(program, inputs), evaluate_with_numpy(program, inputs), strict=True
-    ):
-        assert mismatches(got[keep], numpy.asarray(want)[keep], ulps).size == 0
+    kept = [x[keep] for x in inputs]
+    actual = [got[keep] for got in run_on_device(program, inputs)]
+    for got, bad in zip(actual, device_mismatches(program, kept, actual, ulps), strict=True):
+        shown = [(tuple(x[i] for x in kept), got[i]) for i in bad[:4]]
+        assert bad.size == 0, f"{bad.size} differ, e.g. (inputs, result): {shown}"
 
 
 @pytest.mark.parametrize("name", sorted(ALL))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy
+import pytest
 
 import dask_gpunumeric as dnp
 from examples.conjugate_gradient import conjugate_gradient, make_system
@@ -18,6 +19,7 @@ def _solve_both(n: int, a_chunks: object = None, b_chunks: object = None) -> tup
     return conjugate_gradient(dnp, a, b), conjugate_gradient(numpy, host_a, host_b)
 
 
+@pytest.mark.usefixtures("four_workers")
 def test_default_chunks_matches_numpy() -> None:
     ours, expected = _solve_both(150)
     assert isinstance(ours, dnp.ndarray)

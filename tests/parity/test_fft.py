@@ -139,6 +139,7 @@ def test_shifts(axes: Any) -> None:
     assert_eq(dfft.ifftshift(dnp.array(host, chunks=(2, 3)), axes), numpy.fft.ifftshift(host, axes))
 
 
+@pytest.mark.usefixtures("four_workers")
 def test_round_trip_keeps_chunks_distributed() -> None:
     """fft2 then ifft2 of a chunked array: the graph never holds the array in one block."""
     host = make_host("fft", "complex128", (128, 128))
@@ -158,6 +159,7 @@ def test_numpy_functions_dispatch_to_the_subpackages() -> None:
     assert_eq(norm, numpy.linalg.norm(host), rtol=1e-12)
 
 
+@pytest.mark.usefixtures("four_workers")
 @pytest.mark.parametrize("norm", [None, "ortho", "forward"])
 @pytest.mark.parametrize("dtype", ["complex128", "float32"])
 @pytest.mark.parametrize("name", ["fft", "ifft"])

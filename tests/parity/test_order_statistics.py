@@ -47,6 +47,17 @@ def test_quantile_and_percentile(axis: object, method: str, q: object) -> None:
     )
 
 
+@pytest.mark.parametrize("method", ["hazen", "weibull", "inverted_cdf"])
+def test_quantile_methods_cupy_lacks(method: str) -> None:
+    """CuPy's quantile has five of NumPy's thirteen methods (and a 1-d q only): the
+    lanes run NumPy's on a device worker's host (``_kernels/lanes.py``)."""
+    data = _data("float32")
+    x = np.asarray(data, chunks=(3, 2, 4))
+    assert_eq(
+        np.quantile(x, 0.35, axis=0, method=method), numpy.quantile(data, 0.35, 0, method=method)
+    )
+
+
 @pytest.mark.parametrize("axis", AXES)
 @pytest.mark.parametrize("method", METHODS)
 def test_nan_order_statistics(axis: object, method: str) -> None:

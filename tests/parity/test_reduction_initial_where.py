@@ -195,6 +195,7 @@ def test_integer_dtype_variance_with_where_is_refused_clearly() -> None:
         dnp.var(dnp.ones((4, 4)), where=MASK[:4, :4], dtype=int)
 
 
+@pytest.mark.usefixtures("four_workers")
 def test_where_folds_into_the_chunk_reduction() -> None:
     # No gathering: the masked reduction keeps the operand's blocks along the kept axis.
     host = RNG.uniform(size=(300, 40))

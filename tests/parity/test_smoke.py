@@ -1,10 +1,12 @@
 import numpy
+import pytest
 
 import dask_gpunumeric as dnp
 from dask_gpunumeric.testing import assert_eq, assert_raises_like
 from examples.stencil import stencil
 
 
+@pytest.mark.usefixtures("four_workers")
 def test_stencil_matches_numpy_with_several_chunks() -> None:
     expected = stencil(numpy, 200, 50)
     # Blocks, as on a cluster: the small-work policy (on in CI's second pass over these

@@ -38,6 +38,7 @@ EXERCISED_BY = {
     "python -m benchmarks.first_run": "tests/unit/test_first_run_benchmark.py::test_pairs_of_fresh_processes_print_numpys_checksum",
     "python -m benchmarks.soak --quick": "tests/unit/test_soak_benchmark.py::test_quick_soak_on_the_embedded_cluster",
     "python -m benchmarks run --quick --out /tmp/results.json": ".ci/run: benchmark suite --quick",
+    "python -m benchmarks.device --sizes toy --device simulated --out /tmp/device-bench": "tests/unit/test_device_bench.py::test_every_workload_on_every_lane_agrees_with_the_hand_written",
     # the full run takes 15-20 minutes: the test runs the same command line at tiny sizes
     "python -m benchmarks run --out benchmarks/results.json --markdown benchmarks/RESULTS.md": "tests/unit/test_suite_benchmark.py::test_every_workload_and_system_is_reported_and_equals_numpy",
     "python -m benchmarks run --gpu": "tests/unit/test_suite_benchmark.py::test_gpu_mode_skips_cleanly_without_a_device",

@@ -3,7 +3,9 @@ Markdown and JSON written, reports merged), its command runner and its phase tab
 
 from __future__ import annotations
 
+import ast
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -11,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from gpu import check
-from gpu.context import pytest_result
+from gpu import check, device_phases
+from gpu.context import RESERVE_S, CheckContext, pytest_result
 from gpu.junit import case_id, read_junit
 from gpu.report import PhaseResult, document, markdown, merge, write
 from gpu.runner import CommandResult, first_error_line, run_command
@@ -243,10 +245,91 @@ def test_the_device_phases_fit_the_device_time() -> None:
         "examples",
         "bench",
     ]
-    assert sum(s.budget_s for s in device) <= 500 < check.DEADLINE_S["device"] <= 570
+    # each phase's command gets min(budget, time left - RESERVE_S): the last one too
+    total = sum(s.budget_s for s in device)
+    assert total + RESERVE_S <= check.DEADLINE_S["device"] <= 570
     dry = check.chosen_phases([], dry_run=True)
     assert {s.name for s in device} < {s.name for s in dry}
     assert [s.name for s in check.chosen_phases(["suite"], dry_run=False)] == ["install", "suite"]
+    ran_in_the_dry_run = {s.name for s in check.phase_table if "dry" in s.modes}
+    assert {"bench", "collect-cupy", "install", "device"} <= ran_in_the_dry_run
+    assert "suite" not in ran_in_the_dry_run
+
+
+def test_the_suite_leaves_out_only_backend_independent_paths_that_exist(tmp_path: Path) -> None:
+    selection = device_phases.suite_selection(Path(check.ROOT))
+    assert selection[-1] == "tests" and "--ignore=tests/gpu" in selection
+    ignored = [arg.removeprefix("--ignore=") for arg in selection[:-1]]
+    assert ignored == ["tests/gpu", *device_phases.BACKEND_INDEPENDENT]
+    with pytest.raises(FileNotFoundError, match="tests/unit/_ir"):
+        device_phases.suite_selection(tmp_path)
+    for path in device_phases.BACKEND_INDEPENDENT:
+        assert imports_reaching_a_backend(Path(check.ROOT) / path) == set(), path
+    assert imports_reaching_a_backend(Path(check.ROOT) / "tests/unit/_passes/test_pipeline.py")
+
+
+def imports_reaching_a_backend(path: Path) -> set[str]:
+    """The modules ``path`` (and the test helpers it imports) imports that may compute on
+    a chunk backend: any of the package but its IR and code emitters, dask, cupy."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+    reaching = set()
+    for module in found:
+        top = module.split(".")[0]
+        if module.startswith("tests."):
+            reaching |= imports_reaching_a_backend(
+                Path(check.ROOT, *module.split(".")).with_suffix(".py")
+            )
+        elif top in ("dask", "distributed", "cupy", "benchmarks") or (
+            top == "dask_gpunumeric"
+            and not module.startswith(("dask_gpunumeric._ir", "dask_gpunumeric._codegen"))
+        ):
+            reaching.add(module)
+    return reaching
+
+
+def test_the_pytest_phases_use_every_worker_and_a_per_test_timeout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    commands: list[list[str]] = []
+
+    def recorded(self: CheckContext, args: list, budget: float) -> CommandResult:
+        commands.append([str(a) for a in args])
+        return CommandResult(" ".join(commands[-1]), 0, 0.1, False, "")
+
+    monkeypatch.setattr(CheckContext, "run", recorded)
+    ctx = CheckContext.create(Path(check.ROOT), tmp_path / "log", False, 16, 540)
+    for phase in (device_phases.gpu_tests, device_phases.suite):
+        phase(ctx, 100)
+    for command in commands:
+        assert command[command.index("-n") + 1] == "16"
+        assert command[command.index("--timeout") + 1] == str(device_phases.TEST_TIMEOUT_S)
+    assert check.parse([]).workers == (os.cpu_count() or 2)
+
+
+@pytest.mark.parametrize("dry_run", [False, True])
+def test_the_bench_phase_runs_the_warm_benchmark_within_its_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, dry_run: bool
+) -> None:
+    commands: list[list[str]] = []
+
+    def recorded(self: CheckContext, args: list, budget: float) -> CommandResult:
+        commands.append([str(a) for a in args])
+        return CommandResult(" ".join(commands[-1]), 2, 1.0, False, "")
+
+    monkeypatch.setattr(CheckContext, "run", recorded)
+    ctx = CheckContext.create(Path(check.ROOT), tmp_path / "log", dry_run, 16, 540)
+    result = device_phases.bench(ctx, 125)
+    (command,) = commands
+    assert command[1:3] == ["-m", "benchmarks.device"]
+    assert float(command[command.index("--budget") + 1]) == 125 - device_phases.BENCH_REPORT_S
+    assert ("--device" in command and "simulated" in command) is dry_run
+    assert ("toy" in command) is dry_run
+    assert result.status == "failed" and "budget cut it short" in result.summary
 
 
 def test_the_commit_comes_from_git_else_from_the_wheelhouse(

@@ -108,7 +108,17 @@ class FallbackFunction:
             values = [gather.to_host(value) for value in values]
         by_id = {id(array): value for array, value in zip(ours, values, strict=True)}
         call_args, call_kwargs = _substitute((args, kwargs), by_id, on_device)
-        result = function(*call_args, **call_kwargs)
+        try:
+            result = function(*call_args, **call_kwargs)
+        except TypeError:
+            if not on_device:
+                raise
+            # CuPy refuses an argument NumPy takes (polyval's list of coefficients: "p must
+            # be 1d ndarray"): NumPy's function on host copies, which raises NumPy's error
+            # if the arguments are wrong for NumPy too.
+            by_id = {key: gather.to_host(value) for key, value in by_id.items()}
+            call_args, call_kwargs = _substitute((args, kwargs), by_id, False)
+            result = self.function(*call_args, **call_kwargs)
         self._write_back(args, kwargs, call_args, call_kwargs)
         return _wrap(result)
 

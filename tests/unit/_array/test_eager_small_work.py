@@ -102,6 +102,7 @@ def test_convergence_checks_are_computed_eagerly(computations: list[int]) -> Non
     assert_eq(ours, cg_steps(numpy, a, b), rtol=1e-12, atol=1e-14)
 
 
+@pytest.mark.usefixtures("four_workers")
 def test_reductions_products_and_draws_eagerly_are_numpys(computations: list[int]) -> None:
     host = numpy.random.default_rng(3).random((150, 120)) - 0.5
     ours = dnp.array(host)  # several blocks at the suite's chunk size
@@ -121,6 +122,7 @@ def test_reductions_products_and_draws_eagerly_are_numpys(computations: list[int
     numpy.testing.assert_array_equal(eager, lowered)  # values depend on chunks only
 
 
+@pytest.mark.usefixtures("four_workers")
 def test_a_loop_reading_a_large_host_matrix_through_products_is_eager(
     computations: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -148,6 +150,7 @@ def test_a_loop_reading_a_large_host_matrix_through_products_is_eager(
     assert computations == []
 
 
+@pytest.mark.usefixtures("four_workers")
 def test_loop_bodies_and_large_work_are_lowered(
     computations: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -234,6 +237,7 @@ def test_errors_are_numpys_with_the_policy_on(computations: list[int]) -> None:
         float(dnp.argmax(empty, axis=1).sum())
 
 
+@pytest.mark.usefixtures("four_workers")
 def test_products_of_data_held_here_are_values_when_built(
     computations: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import pickle
+
 import dask.array as da
 import numpy
 import pytest
 
 from dask_gpunumeric._backends import backend_names, get_backend
+from dask_gpunumeric._backends.device_counts import DeviceCounts, device_counts
+from dask_gpunumeric._backends.device_counts import reset_device_counts as reset
 from dask_gpunumeric._backends.simulated_device_backend import SimulatedDeviceArray
+from dask_gpunumeric._ir.scalar_program import Instruction, ScalarProgram
 
 
 @pytest.fixture
@@ -124,3 +129,25 @@ def test_host_ufuncs_are_refused_as_in_cupy(device) -> None:
     # NumPy's own ufuncs stand for CuPy's and still run on the device.
     result = numpy.add.reduce(numpy.sin(chunk))
     assert isinstance(result, SimulatedDeviceArray)
+
+
+def test_it_counts_copies_each_way_and_kernel_launches(device) -> None:
+    """What ``device_counts`` counts, as CuPy would copy or launch it."""
+    reset()
+    chunk = device.from_host(numpy.arange(6.0).reshape(2, 3))
+    assert reset() == DeviceCounts(to_device=1, to_device_bytes=48)
+    view = chunk[1:, ::2].T  # views: metadata only
+    element = chunk[0, 1]
+    chunk.reshape(3, 2)
+    assert reset() == DeviceCounts()
+    chunk[numpy.array([1, 0])]  # a gather: a kernel
+    total = (chunk * 2).sum()  # a ufunc and a reduction
+    chunk[0] = 7.0  # an assignment
+    device.xp.zeros(4), device.xp.empty(4)  # a fill, and an allocation
+    assert reset() == DeviceCounts(kernels=5)
+    float(total), bool(element), view.get()
+    assert reset() == DeviceCounts(to_host=3, to_host_bytes=8 + 8 + 16)
+    double = Instruction(1, "add", (0, 0), numpy.dtype("float64"))
+    device.evaluate_program(ScalarProgram((numpy.dtype("float64"),), (double,), (1,)), chunk)
+    pickle.loads(pickle.dumps(chunk))  # leaves the device to be sent
+    assert device_counts() == DeviceCounts(to_host=1, to_host_bytes=48, kernels=1, fused_kernels=1)

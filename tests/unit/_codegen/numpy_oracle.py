@@ -42,9 +42,32 @@ def single_op_program(
     return ScalarProgram(inputs, instructions, tuple(ins.result for ins in instructions))
 
 
-def evaluate_with_numpy(program: ScalarProgram, inputs: Sequence[numpy.ndarray]) -> list:
-    """The program run by NumPy, one instruction at a time (the oracle)."""
-    values: dict[int, numpy.ndarray] = dict(enumerate(inputs))
+FLUSHED_KINDS = (numpy.dtype("float32"), numpy.dtype("complex64"))
+
+
+def flush_subnormals(values: numpy.ndarray) -> numpy.ndarray:
+    """``values`` with float32 (and complex64 parts) subnormals made zeros of their sign,
+    as CUDA's ``-ftz=true`` reads and writes them; other dtypes unchanged."""
+    values = numpy.asarray(values)
+    if values.dtype not in FLUSHED_KINDS:
+        return values
+    if values.dtype.kind == "c":
+        flushed = numpy.empty_like(values)
+        flushed.real, flushed.imag = flush_subnormals(values.real), flush_subnormals(values.imag)
+        return flushed
+    tiny = numpy.finfo(values.dtype).tiny
+    subnormal = (values != 0) & (numpy.abs(values) < tiny)
+    return numpy.where(subnormal, numpy.copysign(numpy.zeros_like(values), values), values)
+
+
+def evaluate_with_numpy(
+    program: ScalarProgram, inputs: Sequence[numpy.ndarray], flush_float32: bool = False
+) -> list:
+    """The program run by NumPy, one instruction at a time (the oracle); with
+    ``flush_float32``, every float32/complex64 value read or made is flushed
+    (``flush_subnormals``): the contract of a kernel compiled as CuPy compiles it."""
+    flush = flush_subnormals if flush_float32 else (lambda values: values)
+    values: dict[int, numpy.ndarray] = {k: flush(x) for k, x in enumerate(inputs)}
     for ins in program.instructions:
         args = [values[a] for a in ins.args]
         params = dict(ins.params)
@@ -64,7 +87,7 @@ def evaluate_with_numpy(program: ScalarProgram, inputs: Sequence[numpy.ndarray])
             if isinstance(result, tuple):
                 result = result[params.get("output", 0)]
         assert result.dtype == ins.dtype, (ins, result.dtype)
-        values[ins.result] = result
+        values[ins.result] = flush(result)
     n = max(a.size for a in inputs)
     return [numpy.broadcast_to(values[v], (n,)) for v in program.outputs]
 
@@ -142,6 +165,29 @@ def mismatches(actual: numpy.ndarray, expected: numpy.ndarray, ulps: float) -> n
         close = numpy.abs(actual.astype(float) - expected.astype(float)) <= tolerance
         same |= finite & close
     return numpy.flatnonzero(~(same | both_nan))
+
+
+def device_mismatches(
+    program: ScalarProgram,
+    inputs: Sequence[numpy.ndarray],
+    actual: Sequence[numpy.ndarray],
+    ulps: float,
+) -> list[numpy.ndarray]:
+    """Per output of ``program``, the indices where a GPU's ``actual`` breaks the fused
+    loops' contract (docs/numpy-differences.md): NumPy's result within ``ulps``, or, for
+    float32/complex64, NumPy's result on subnormals flushed to zero (CuPy compiles every
+    kernel with ``-ftz=true``: an instruction may read and make them as zeros)."""
+    plain = evaluate_with_numpy(program, inputs)
+    flushes = any(
+        d in FLUSHED_KINDS for d in (*program.inputs, *(i.dtype for i in program.instructions))
+    )
+    flushed = evaluate_with_numpy(program, inputs, flush_float32=True) if flushes else plain
+    return [
+        numpy.intersect1d(
+            mismatches(got, numpy.asarray(want), ulps), mismatches(got, numpy.asarray(ftz), ulps)
+        )
+        for got, want, ftz in zip(actual, plain, flushed, strict=True)
+    ]
 
 
 @dataclass(frozen=True)

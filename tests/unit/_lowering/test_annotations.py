@@ -44,6 +44,7 @@ def _sent_annotations(collection: Any) -> dict[str, dict[Any, Any]]:
     return collections_to_expr([collection]).__dask_annotations__()
 
 
+@pytest.mark.usefixtures("four_workers")
 def test_every_layer_of_a_node_carries_its_annotations() -> None:
     w, names, expected = _build()
     with dnp.config.set(fusion=False):  # a layer per node (fused, sqrt has none of its own)

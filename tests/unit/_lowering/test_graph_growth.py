@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy
+import pytest
 
 import dask_gpunumeric as dnp
 from dask_gpunumeric._kernels.indexing import write_block
@@ -16,6 +17,7 @@ def _task_count(array: Any) -> int:
     return len(array.__dask_graph__())
 
 
+@pytest.mark.usefixtures("four_workers")
 def test_stencil_graph_grows_linearly() -> None:
     # No auto-persist (the whole chain is kept), one stencil node per iteration.
     with dnp.config.set(persist_depth=10**6, halo_sweeps=1):

@@ -36,6 +36,7 @@ def test_blocks_are_joined_in_place_or_by_concatenate(shape, chunks) -> None:
     numpy.testing.assert_array_equal(backend.to_host(joined), value)
 
 
+@pytest.mark.usefixtures("four_workers")
 def test_an_array_persisted_here_is_fetched_whole() -> None:
     host = numpy.arange(20_000.0).reshape(100, 200)
     with dnp.config.set(scheduler="threads"):
