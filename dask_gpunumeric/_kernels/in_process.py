@@ -60,8 +60,12 @@ def evaluate_small(
     configured ``backend`` (``auto``: the one its values were made on, as tiny
     operations take it, with no lookup of the cluster). Reductions and random draws are
     computed only ``materializing`` (see ``_materialization_table``)."""
-    if type(expr) is leaves.ChunkValue or expr.depth > _MAX_NODES:
-        return expr  # a value, or more nodes than are ever planned for it
+    if (
+        type(expr) is leaves.ChunkValue
+        or expr.depth > _MAX_NODES  # more nodes than are ever planned for it
+        or not _small(expr, elements, nbytes)  # before any walk below it
+    ):
+        return expr
     if type(expr) is leaves.HostData and math.prod(expr.shape) >= elements:
         return expr  # host data of several blocks stays as the user brought it, in blocks
     chunks = get_backend(_made_on(expr) if backend == "auto" else backend)
