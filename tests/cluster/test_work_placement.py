@@ -14,6 +14,7 @@ import numpy
 import pytest
 
 import dask_gpunumeric as dnp
+from dask_gpunumeric._array import work_placement
 from dask_gpunumeric.testing import assert_eq
 from tests.cluster.conftest import tasks_arrived
 
@@ -97,8 +98,10 @@ def test_work_larger_than_the_limit_goes_to_the_cluster(client, cluster) -> None
 
 def test_random_draws_are_the_same_here_and_on_the_cluster(client) -> None:
     """A draw's values depend on its chunks only: where it is computed must not matter."""
-    x = dnp.random.default_rng(2026).standard_normal((300, 700))
-    assert x.to_dask().npartitions > 1  # several blocks at the suite's chunk size
+    with dnp.config.set(client_work_bytes=0):  # lowered: not computed when built
+        blocks = dnp.random.default_rng(2026).standard_normal((300, 700)).to_dask()
+    assert blocks.npartitions > 1  # several blocks at the suite's chunk size
+    x = dnp.random.default_rng(2026).standard_normal((300, 700))  # computed here, by blocks
     here = numpy.asarray(x)
     with dnp.config.set(client_work_bytes=0):
         there = numpy.asarray(dnp.random.default_rng(2026).standard_normal((300, 700)))
@@ -136,6 +139,8 @@ def test_short_expressions_are_eager_and_loop_bodies_run_on_threads_here(
     a, b = spd(300)
     conjugate_gradient(dnp, a, b)
     assert runs == []  # every float() eager
+    # A grid over the now rule's bytes (here 64 KiB): not computed when built
+    monkeypatch.setattr(work_placement, "NOW_BYTES", 2**16)
     host = numpy.zeros((302, 302))
     grid = dnp.array(host)
     for values in (host, grid):

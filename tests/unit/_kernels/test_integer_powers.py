@@ -41,7 +41,9 @@ def test_the_check_compares_the_array_exponents_with_zero() -> None:
     assert negative_exponents(float_power) is None
 
 
-@pytest.mark.parametrize("name", ["simulated-device", "numpy"])
+@pytest.mark.parametrize(
+    "name", ["simulated-device", "numpy"], ids=["device-chunks", "host-chunks"]
+)
 def test_a_device_block_with_a_negative_exponent_raises(name: str) -> None:
     backend = get_backend(name)
     base, exponent = (
