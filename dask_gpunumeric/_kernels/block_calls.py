@@ -24,3 +24,22 @@ def searchsorted_blocks(backend: ChunkBackend, side: str, values: Any, *sorted_b
     for block in sorted_blocks:
         positions += xp.searchsorted(block, values, side=side).astype(numpy.intp)
     return positions
+
+
+def einsum_blocks(
+    backend: ChunkBackend,
+    subscripts: str,
+    operands: int,
+    dtype: numpy.dtype,
+    keywords: dict[str, Any],
+    *blocks: Any,
+) -> Any:
+    """The sum of the ``einsum`` of each group of ``operands`` blocks (one group per
+    combination of the contracted labels' blocks)."""
+    xp = backend.xp
+    total = None
+    for start in range(0, len(blocks), operands):
+        product = xp.einsum(subscripts, *blocks[start : start + operands], **keywords)
+        total = product if total is None else total + product
+    result = xp.asarray(total)
+    return result if result.dtype == dtype else result.astype(dtype)
