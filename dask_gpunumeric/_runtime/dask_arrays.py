@@ -214,10 +214,18 @@ def _taken_back(result: Any, known: set[Any], inputs: list[Array]) -> Any:
     own = {key: task for key, task in tasks.items() if key not in known}
     (name,) = {key[0] for key in flatten(result.__dask_keys__())}  # the lowered expression's
     graph = HighLevelGraph.from_collections(name, own, dependencies=list[Any](inputs))
-    meta = internals.meta_of(result)
-    if meta is None:  # dask could not infer it on our chunk type: the caller sets it
-        return Array(graph, name, result.chunks, dtype=result.dtype)
-    return Array(graph, name, result.chunks, meta=meta)
+    return _array_like(graph, name, result)
+
+
+def _array_like(graph: HighLevelGraph, name: str, like: Any) -> Array:
+    """A task-graph array over ``graph`` with ``like``'s chunks and metadata, or its dtype
+    where dask inferred no metadata (a function that fails on an empty chunk)."""
+    from . import distributed_internals as internals
+
+    meta = internals.meta_of(like)
+    if meta is None:
+        return Array(graph, name, like.chunks, dtype=like.dtype)
+    return Array(graph, name, like.chunks, meta=meta)
 
 
 def _module(name: str) -> Any:
@@ -245,11 +253,9 @@ def task_graph_array(array: Any) -> Array:
     metadata; the graph is materialized once here)."""
     if isinstance(array, Array):
         return array
-    from . import distributed_internals as internals
-
     (name,) = {key[0] for key in flatten(array.__dask_keys__())}
     graph = HighLevelGraph.from_collections(name, dict(array.__dask_graph__()), dependencies=())
-    return Array(graph, name, array.chunks, meta=internals.meta_of(array))
+    return _array_like(graph, name, array)
 
 
 def for_user(array: Array) -> Any:
