@@ -59,7 +59,6 @@ __all__ = [
     "function",
     "is_dask_array",
     "map_blocks",
-    "matmul",
     "normalize_chunks",
     "reduction",
     "sqrt",
@@ -101,11 +100,6 @@ def sum(*args: Any, **kwargs: Any) -> Array:  # noqa: A001 - dask.array's name
 def tensordot(*args: Any, **kwargs: Any) -> Array:
     """``dask.array.tensordot`` over task-graph arrays."""
     return function("tensordot")(*args, **kwargs)
-
-
-def matmul(*args: Any, **kwargs: Any) -> Array:
-    """``dask.array.matmul`` over task-graph arrays."""
-    return function("matmul")(*args, **kwargs)
 
 
 # Where dask.array's namespace takes its task-graph functions from, searched in order.
