@@ -102,9 +102,9 @@ def _lower_arg_reduction(node: Reduction, source: da.Array, backend: ChunkBacken
     else:
         combine = functools.partial(arg_combine, arg_function)
         aggregate = functools.partial(nanarg_agg if skips_nan else arg_agg, arg_function)
-    return tree_reduce(
-        node.name, partials, axes, combine, aggregate, node.keepdims, node.dtype, backend
-    )
+    # "aggregate" in its name: the last task of a tree (``execution.compute_finishing_here``)
+    name = f"{node.kind}-aggregate-{node.name}"
+    return tree_reduce(name, partials, axes, combine, aggregate, node.keepdims, node.dtype, backend)
 
 
 def _two_pass_variance(
