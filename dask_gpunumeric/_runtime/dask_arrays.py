@@ -205,8 +205,13 @@ def _taken_back(result: Any, known: set[Any], inputs: list[Array]) -> Any:
     tasks = internals.graph_tasks(result.__dask_graph__())
     if tasks is None:  # pragma: no cover - expressions came with dask's task objects
         raise NotImplementedError("dask's expression arrays without its task objects")
-    own = {key: task for key, task in tasks.items() if key not in known}
-    (name,) = {key[0] for key in flatten(result.__dask_keys__())}  # the lowered expression's
+    outputs = set(flatten(result.__dask_keys__()))
+    # dask's aliases of the inputs' keys (FromGraph's renames) read as those keys: their
+    # readers are then plain tasks reading our blocks (inline_roots takes them in)
+    own = internals.without_aliases(
+        {key: task for key, task in tasks.items() if key not in known}, outputs
+    )
+    (name,) = {key[0] for key in outputs}  # the lowered expression's
     graph = HighLevelGraph.from_collections(name, own, dependencies=list[Any](inputs))
     return _array_like(graph, name, result)
 
