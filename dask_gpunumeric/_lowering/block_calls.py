@@ -10,6 +10,10 @@ both settings.
 - ``einsum``: a label's axes chunked alike in every operand (rechunked to its first
   chunking), one task per output block summing the ``einsum`` of the operands' blocks over
   every combination of the contracted labels' blocks; ``...`` spelled out as labels.
+
+The last two read every block they sum in one task (dask's read them in parallel tasks,
+then reduce by a tree): with query planning off, dask's own are kept
+(``EXPRESSIONS_ONLY``).
 """
 
 from __future__ import annotations
@@ -152,6 +156,9 @@ def _rechunked(
     }
     return operand.rechunk(wanted) if wanted else operand
 
+
+# Lowered here only where dask's arrays are expressions (see above).
+EXPRESSIONS_ONLY = frozenset({"searchsorted", "einsum"})
 
 block_calls: dict[str, BlockCall] = {
     "tril": lower_triangle,
