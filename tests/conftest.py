@@ -20,6 +20,11 @@ suite on any machine. What a cupy test may need beyond the device, the skip says
   between workers as separate GPUs would, through host memory. Device-memory spilling on
   ``LocalCUDACluster`` is ``tests/gpu/test_device_spilling.py``'s.
 
+With dask's array query planning on (``DASK_ARRAY__QUERY_PLANNING=True``: dask's arrays
+are expressions), a test that cannot apply says why:
+``@pytest.mark.not_with_query_planning(reason=...)`` skips it then, with the reason (what
+dask's expression arrays lack); without a reason it is an error.
+
 Every cupy test carries the ``gpu`` marker (``-m gpu`` selects all that need a device).
 Tests marked ``gpu`` themselves (``tests/gpu/``) are about CuPy: they run on cupy alone,
 once, whatever ``--backends`` says.
@@ -37,6 +42,7 @@ import pytest
 
 import dask_gpunumeric
 from dask_gpunumeric._backends import backend_names, cupy_backend
+from dask_gpunumeric._runtime import dask_arrays
 
 CPU_BACKENDS = "numpy,simulated-device"
 CUPY = "cupy"
@@ -58,12 +64,27 @@ def pytest_configure(config: pytest.Config) -> None:
         "not_on_cupy(reason): the test cannot run on CuPy chunks (its cupy run is skipped "
         "with the reason; other backends run it)",
     )
+    config.addinivalue_line(
+        "markers",
+        "not_with_query_planning(reason): the test cannot apply with dask's array query "
+        "planning on (skipped then, with the reason)",
+    )
     unknown = set(chosen_backends(config)) - set(backend_names())
     if unknown:
         raise pytest.UsageError(
             f"--backends: unknown {', '.join(sorted(unknown))}; "
             f"choose from {', '.join(backend_names())}"
         )
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    marker = item.get_closest_marker("not_with_query_planning")
+    if marker is None:
+        return
+    if not marker.kwargs.get("reason"):
+        pytest.fail(f"{item.nodeid}: not_with_query_planning needs reason='why'", pytrace=False)
+    if dask_arrays.query_planning():
+        pytest.skip(f"dask's array query planning is on: {marker.kwargs['reason']}")
 
 
 def chosen_backends(config: pytest.Config) -> list[str]:

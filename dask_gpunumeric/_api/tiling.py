@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import operator
+from collections.abc import Callable
 from typing import Any
 
 import numpy
@@ -19,6 +20,7 @@ from .creation import asarray, copy
 from .math_misc import around
 from .ndarray import ndarray
 from .order_statistics import median
+from .reductions import amax, amin, mean
 
 __all__ = ["pad", "repeat", "roll", "tile"]
 
@@ -26,7 +28,9 @@ __all__ = ["pad", "repeat", "roll", "tile"]
 # by gathering those elements (NumPy's own pad of an ``arange`` says which), exactly.
 INDEX_MODES = ("edge", "reflect", "symmetric", "wrap")
 # Modes computed by ``dask.array.pad``.
-DASK_MODES = ("constant", "linear_ramp", "maximum", "minimum", "mean", "empty")
+DASK_MODES = ("constant", "linear_ramp", "empty")
+# Modes padding with a statistic of the edges (NumPy's ``_get_stats``), computed here: ours.
+STATISTIC_MODES = ("maximum", "minimum", "mean", "median")
 
 
 def _call(
@@ -80,11 +84,12 @@ def pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> nd
     """dask_gpunumeric implementation of :func:`numpy.pad`.
 
     ``edge``, ``reflect``, ``symmetric`` and ``wrap`` gather the padding from the array
-    (exact, any width); ``constant``, ``linear_ramp``, ``maximum``, ``minimum``, ``mean``
-    and ``empty`` go through ``dask.array.pad``.
+    (exact, any width); ``constant``, ``linear_ramp`` and ``empty`` go through
+    ``dask.array.pad``.
 
-    ``median`` pads axis by axis with our ``median`` of each edge's ``stat_length``
-    elements (NumPy's algorithm: the corners are medians of the padding before them).
+    ``maximum``, ``minimum``, ``mean`` and ``median`` pad axis by axis with our statistic
+    of each edge's ``stat_length`` elements (NumPy's algorithm: the corners are statistics
+    of the padding before them).
 
     Differences from NumPy: ``reflect_type='odd'`` and a callable ``mode`` are not
     supported (use ``numpy.pad`` on ``a.compute()``); ``linear_ramp`` equals NumPy's up to
@@ -98,7 +103,7 @@ def pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> nd
         numpy.pad(stand_in, pad_width, mode=mode, **kwargs)
     if (
         callable(mode)
-        or mode not in (*INDEX_MODES, *DASK_MODES, "median")
+        or mode not in (*INDEX_MODES, *DASK_MODES, *STATISTIC_MODES)
         or kwargs.get("reflect_type") == "odd"
     ):
         raise NotImplementedError(
@@ -115,8 +120,8 @@ def pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> nd
         return asarray(
             numpy.pad(numpy.zeros(source.shape, source.dtype), pad_width, mode, **kwargs)
         )
-    if mode == "median":
-        return _pad_by_median(source, widths, kwargs.get("stat_length"))
+    if mode in STATISTIC_MODES:
+        return _pad_by_statistic(source, widths, mode, kwargs.get("stat_length"))
     if "constant_values" in kwargs:  # NumPy converts them to an array first (then wraps)
         kwargs["constant_values"] = _host_values(kwargs["constant_values"], source.dtype)
     pairs = tuple(tuple(pair) for pair in widths)
@@ -144,10 +149,13 @@ def _pad_by_gathering(array: ndarray, widths: list[list[int]], mode: str) -> nda
     return result if result is not array else array[...]
 
 
-def _pad_by_median(array: ndarray, widths: list[list[int]], stat_length: Any) -> ndarray:
-    """NumPy's statistic padding: along each axis in turn, the median of the first and the
-    last ``stat_length`` original elements, over the axes padded before it; rounded for
-    integer arrays (NumPy's ``_round_if_needed``), then cast to the array's dtype."""
+def _pad_by_statistic(
+    array: ndarray, widths: list[list[int]], mode: str, stat_length: Any
+) -> ndarray:
+    """NumPy's statistic padding: along each axis in turn, the statistic (``mode``) of the
+    first and the last ``stat_length`` original elements, over the axes padded before it;
+    rounded for integer arrays (NumPy's ``_round_if_needed``), then cast to the array's
+    dtype."""
     from .joining import concatenate
 
     lengths: list[list[Any]] = (
@@ -169,14 +177,21 @@ def _pad_by_median(array: ndarray, widths: list[list[int]], stat_length: Any) ->
         parts = []
         for width, edge in ((before, slice(0, left)), (after, slice(n - right, n))):
             shape[axis] = width
-            parts.append(broadcast_to(_edge_median(result[(*index, edge)], axis), tuple(shape)))
+            statistic = _edge_statistic(result[(*index, edge)], mode, axis)
+            parts.append(broadcast_to(statistic, tuple(shape)))
         result = concatenate([parts[0], result, parts[1]], axis=axis)
     return result if result is not array else array[...]
 
 
-def _edge_median(edge: ndarray, axis: int) -> ndarray:
-    statistic = median(edge, axis=axis, keepdims=True)
-    if numpy.issubdtype(edge.dtype, numpy.integer):
+def _edge_statistic(edge: ndarray, mode: str, axis: int) -> ndarray:
+    statistics: dict[str, Callable[..., Any]] = {
+        "maximum": amax,
+        "minimum": amin,
+        "mean": mean,
+        "median": median,
+    }
+    statistic = statistics[mode](edge, axis=axis, keepdims=True)
+    if mode in ("mean", "median") and numpy.issubdtype(edge.dtype, numpy.integer):
         statistic = around(statistic)
     return statistic.astype(edge.dtype)
 

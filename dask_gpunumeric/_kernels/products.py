@@ -83,3 +83,15 @@ def linalg_pick(backend: ChunkBackend, output: int | None, dtype: numpy.dtype, r
     """Result ``output`` of a ``linalg_call`` (all of it for ``None``) as a chunk of ``dtype``."""
     chosen = backend.as_chunk(result if output is None else result[output])
     return chosen if chosen.dtype == dtype else chosen.astype(dtype)
+
+
+def matmul_blocks(backend: ChunkBackend, dtype: numpy.dtype, *blocks: Any) -> Any:
+    """The sum of the ``matmul`` products of block pairs ``(left, right, left, right...)``
+    along the contracted axis."""
+    xp = backend.xp
+    total = None
+    for left, right in zip(blocks[::2], blocks[1::2], strict=True):
+        product = xp.matmul(left, right)
+        total = product if total is None else total + product
+    result = xp.asarray(total)
+    return result if result.dtype == dtype else result.astype(dtype)

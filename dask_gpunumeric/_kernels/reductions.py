@@ -75,3 +75,30 @@ def first_arg_aggregate(
     if skips_nan and winner != winner:
         raise ValueError("All-NaN slice encountered")
     return index.reshape((1,) * data["vals"].ndim) if keepdims else index.reshape(())
+
+
+def concatenated_partials(backend: Any, parts: list[Any], axis: int) -> Any:
+    """Partial results of a tree reduction joined along ``axis``: structured arrays, or the
+    ``{"vals", "arg"}`` dicts of chunk types without structured dtypes (CuPy), as dask's
+    tree reductions join them."""
+    if isinstance(parts[0], dict):
+        return {k: backend.xp.concatenate([p[k] for p in parts], axis=axis) for k in parts[0]}
+    return backend.xp.concatenate(parts, axis=axis)
+
+
+def combined_partials(
+    backend: Any, combine: Any, axis: int, axes: tuple[int, ...], parts: list[Any]
+) -> Any:
+    """One partial result from several (``combine`` of them joined along ``axis``)."""
+    return combine(concatenated_partials(backend, parts, axis), axis=axes, keepdims=True)
+
+
+def value_at_arg(arg_function: Any, x: Any, axis: Any = None, keepdims: bool = True) -> Any:
+    """The block's value at ``arg_function``'s index (the chunk step's winning value): for
+    the NaN-skipping ones, no "All-NaN slice" warning where a block's slice is all NaN (its
+    index then points at a NaN; the aggregate raises NumPy's error if the whole slice is)."""
+    index = arg_function(x, axis=axis, keepdims=True)
+    if axis is None:
+        flat = numpy.take_along_axis(x.reshape(-1), index.reshape(-1), 0)
+        return flat.reshape(index.shape)
+    return numpy.take_along_axis(x, index, axis)

@@ -1,4 +1,5 @@
-"""Lowering of ``DaskCall``: resolve the ``dask.array`` function and call it."""
+"""Lowering of ``DaskCall``: resolve the ``dask.array`` function and call it (or, for the
+functions of ``block_calls.py``, build our own task graph)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from .._ir.dask_call import DaskCall
 from .._ir.expr import Expr
 from .._runtime import dask_arrays as da
 from .._runtime.distributed_internals import meta_of
+from .block_calls import EXPRESSIONS_ONLY, block_calls
 from .layers import Lowering
 
 
@@ -23,6 +25,9 @@ def lower_dask_call(node: DaskCall, inputs: list[da.Array], backend: ChunkBacken
         return argument
 
     arguments = [substitute(argument) for argument in node.arguments]
+    ours = block_calls.get(node.function)
+    if ours is not None and (node.function not in EXPRESSIONS_ONLY or da.query_planning()):
+        return ours(node, arguments, dict(node.keywords), backend)
     function: Any = da.function(node.function)
     result = function(*arguments, **dict(node.keywords))
     if node.output is not None:

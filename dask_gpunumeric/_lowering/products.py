@@ -10,7 +10,8 @@ sliced inside the task, never rechunked). ``da.tensordot`` builds a blockwise la
 reduction, rechunks and meta computations instead: measured at ~3 ms of graph construction
 per product, which dominated iterative solvers (conjugate gradient re-lowers its dot
 products at every convergence check). ``Matmul`` without batch axes is the same layer;
-batched matmul goes through ``da.matmul``.
+batched matmul is one layer of our own too, each task summing the ``matmul`` products of its
+blocks along the contracted axis (dask's ``matmul`` has no form for its expression arrays).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 
 from .._backends.base import ChunkBackend
 from .._ir.products import Matmul, Tensordot
-from .._kernels.products import tensordot_blocks
+from .._kernels.products import matmul_blocks, tensordot_blocks
 from .._runtime import dask_arrays as da
 from .layers import Lowering, block_offsets, from_block_tasks
 
@@ -130,8 +131,54 @@ def lower_matmul(node: Matmul, inputs: list[da.Array], backend: ChunkBackend) ->
     if left.ndim <= 2 and right.ndim <= 2:
         # Without batch axes matmul is tensordot over (last of left, first of right).
         return _tensordot_layer(node, left, right, (left.ndim - 1,), (0,), backend)
-    result = da.matmul(left, right)
-    return result if result.dtype == node.dtype else result.astype(node.dtype)
+    return _batched_matmul_layer(node, left, right, backend)
+
+
+def _batched_matmul_layer(
+    node: Matmul, left: da.Array, right: da.Array, backend: ChunkBackend
+) -> da.Array:
+    """One task per output block summing its blocks' ``matmul`` products along the
+    contracted axis; the right operand rechunked where its contracted or batch axes are
+    chunked unlike the left's, a batch axis of length 1 broadcast (its one block)."""
+    batch_ndim = node.ndim - (left.ndim >= 2) - (right.ndim >= 2)
+    left_batch = list(range(left.ndim - 2 - batch_ndim, left.ndim - 2))  # -ve: absent
+    right_batch = list(range(right.ndim - 2 - batch_ndim, right.ndim - 2))
+    contracted = max(right.ndim - 2, 0)
+    wanted = {contracted: left.chunks[-1]}
+    for b, (la, ra) in enumerate(zip(left_batch, right_batch, strict=True)):
+        if la >= 0 and ra >= 0 and left.shape[la] == right.shape[ra] == node.shape[b]:
+            wanted[ra] = left.chunks[la]
+    if any(right.chunks[axis] != chunks for axis, chunks in wanted.items()):
+        right = right.rechunk(wanted)
+    chunks = [
+        left.chunks[la] if la >= 0 and left.shape[la] == node.shape[b] else right.chunks[ra]
+        for b, (la, ra) in enumerate(zip(left_batch, right_batch, strict=True))
+    ]
+    chunks += left.chunks[-2:-1] if left.ndim >= 2 else ()
+    chunks += right.chunks[-1:] if right.ndim >= 2 else ()
+    kernel = partial(matmul_blocks, backend, node.dtype)
+    tasks = {}
+    for index in itertools.product(*map(range, map(len, chunks))):
+        batch = index[:batch_ndim]
+        left_index = _batch_blocks(left, left_batch, batch)
+        right_index = _batch_blocks(right, right_batch, batch)
+        rows = index[batch_ndim : batch_ndim + 1] if left.ndim >= 2 else ()
+        columns = index[-1:] if right.ndim >= 2 else ()
+        keys = []
+        for k in range(left.numblocks[-1]):
+            keys += [(left.name, *left_index, *rows, k), (right.name, *right_index, k, *columns)]
+        tasks[index] = (kernel, *keys)
+    return from_block_tasks(node.name, tasks, tuple(chunks), node.dtype, backend, [left, right])
+
+
+def _batch_blocks(operand: da.Array, axes: list[int], batch: tuple[int, ...]) -> tuple[int, ...]:
+    """The operand's batch block indices for the output's ``batch`` ones: its own axes
+    only, block 0 where it is broadcast (length 1)."""
+    return tuple(
+        b if operand.shape[axis] != 1 else 0
+        for axis, b in zip(axes, batch, strict=True)
+        if axis >= 0
+    )
 
 
 lowerings: dict[type, Lowering] = {Tensordot: lower_tensordot, Matmul: lower_matmul}

@@ -11,7 +11,7 @@ the package behaves the same with the key on or off.
 
 With query planning on, dask's tree reductions build expressions whatever module they are
 called from, so a reduction of a task-graph array fails inside dask. The functions here that
-reduce (:func:`reduction`, :func:`sum`, :func:`arg_reduction`) and those named by path
+reduce (:func:`reduction`, :func:`sum`) and those named by path
 (:func:`function`) are then called as a user would call them: on expression arrays standing
 for their task-graph inputs (same keys), their result's tasks taken back as a task-graph
 array through the collection protocol (``__dask_graph__``). A function dask has not written
@@ -49,7 +49,6 @@ from dask.highlevelgraph import HighLevelGraph
 __all__ = [
     "Array",
     "apply_gufunc",
-    "arg_reduction",
     "blockwise",
     "broadcast_to",
     "compute",
@@ -60,7 +59,6 @@ __all__ = [
     "function",
     "is_dask_array",
     "map_blocks",
-    "matmul",
     "normalize_chunks",
     "reduction",
     "sqrt",
@@ -73,11 +71,9 @@ compute = dask.compute
 
 
 def reduction(kind: str) -> Any:
-    """dask.array's reduction or scan named ``kind`` (``sum``, ``nanargmax``, ``cumsum``...)
+    """dask.array's reduction or scan named ``kind`` (``sum``, ``var``, ``cumsum``...)
     over task-graph arrays."""
     legacy = getattr(_module("reductions"), kind)
-    if kind in _ARG_KINDS:
-        return _without_expressions(legacy, kind)
     bridged = _bridged(legacy)
     if kind not in _MOMENTS:
         return bridged
@@ -94,24 +90,6 @@ def reduction(kind: str) -> Any:
 
 
 _MOMENTS = frozenset({"var", "std", "nanvar", "nanstd"})
-# dask 2026.7 has none for expressions (its task-graph ones then compute wrong indices)
-_ARG_KINDS = frozenset({"argmin", "argmax", "nanargmin", "nanargmax"})
-
-
-def _without_expressions(legacy: Any, name: str) -> Any:
-    """``legacy``; with query planning on, a ``NotImplementedError`` naming the setting."""
-
-    @functools.wraps(legacy)
-    def call(*args: Any, **kwargs: Any) -> Any:
-        if query_planning():
-            raise NotImplementedError(
-                f"dask {dask.__version__} with array.query-planning on has no {name} for "
-                "expression arrays; set array.query-planning to False before dask.array is "
-                "imported"
-            )
-        return legacy(*args, **kwargs)
-
-    return call
 
 
 def sum(*args: Any, **kwargs: Any) -> Array:  # noqa: A001 - dask.array's name
@@ -119,20 +97,9 @@ def sum(*args: Any, **kwargs: Any) -> Array:  # noqa: A001 - dask.array's name
     return reduction("sum")(*args, **kwargs)
 
 
-def arg_reduction(*args: Any, **kwargs: Any) -> Array:
-    """``dask.array.reductions.arg_reduction`` over task-graph arrays."""
-    legacy = _module("reductions").arg_reduction
-    return _without_expressions(legacy, "arg_reduction")(*args, **kwargs)
-
-
 def tensordot(*args: Any, **kwargs: Any) -> Array:
     """``dask.array.tensordot`` over task-graph arrays."""
     return function("tensordot")(*args, **kwargs)
-
-
-def matmul(*args: Any, **kwargs: Any) -> Array:
-    """``dask.array.matmul`` over task-graph arrays."""
-    return function("matmul")(*args, **kwargs)
 
 
 # Where dask.array's namespace takes its task-graph functions from, searched in order.
@@ -238,10 +205,26 @@ def _taken_back(result: Any, known: set[Any], inputs: list[Array]) -> Any:
     tasks = internals.graph_tasks(result.__dask_graph__())
     if tasks is None:  # pragma: no cover - expressions came with dask's task objects
         raise NotImplementedError("dask's expression arrays without its task objects")
-    own = {key: task for key, task in tasks.items() if key not in known}
-    (name,) = {key[0] for key in flatten(result.__dask_keys__())}  # the lowered expression's
+    outputs = set(flatten(result.__dask_keys__()))
+    # dask's aliases of the inputs' keys (FromGraph's renames) read as those keys: their
+    # readers are then plain tasks reading our blocks (inline_roots takes them in)
+    own = internals.without_aliases(
+        {key: task for key, task in tasks.items() if key not in known}, outputs
+    )
+    (name,) = {key[0] for key in outputs}  # the lowered expression's
     graph = HighLevelGraph.from_collections(name, own, dependencies=list[Any](inputs))
-    return Array(graph, name, result.chunks, meta=internals.meta_of(result))
+    return _array_like(graph, name, result)
+
+
+def _array_like(graph: HighLevelGraph, name: str, like: Any) -> Array:
+    """A task-graph array over ``graph`` with ``like``'s chunks and metadata, or its dtype
+    where dask inferred no metadata (a function that fails on an empty chunk)."""
+    from . import distributed_internals as internals
+
+    meta = internals.meta_of(like)
+    if meta is None:
+        return Array(graph, name, like.chunks, dtype=like.dtype)
+    return Array(graph, name, like.chunks, meta=meta)
 
 
 def _module(name: str) -> Any:
@@ -269,11 +252,9 @@ def task_graph_array(array: Any) -> Array:
     metadata; the graph is materialized once here)."""
     if isinstance(array, Array):
         return array
-    from . import distributed_internals as internals
-
     (name,) = {key[0] for key in flatten(array.__dask_keys__())}
     graph = HighLevelGraph.from_collections(name, dict(array.__dask_graph__()), dependencies=())
-    return Array(graph, name, array.chunks, meta=internals.meta_of(array))
+    return _array_like(graph, name, array)
 
 
 def for_user(array: Array) -> Any:

@@ -30,7 +30,8 @@ distributed": 2026.8.0 when this was written).
 | ``Client.futures[key].status`` (``FutureState.status``), ``dask._task_spec.GraphNode``, its ``dependencies`` and ``__call__(values)``, ``Worker.data`` | a check's partial tasks read persisted keys this client holds finished futures of, and are computed by ``Client.run`` on the workers holding them (``futures_finished``, ``is_task``, ``task_dependencies``, ``run_task``: ``parts_in_place``) | 2024.1.0 (``GraphNode``: the task objects of dask 2024.12 and later, not read in an older release) | ``parts_in_place`` returns ``None``: the partial tasks go through the scheduler (a check costs about twice a bare round trip again) |
 | ``Client.rpc`` (its connection pool), the ``run`` handler of ``Worker`` (the message ``Client.run`` has the scheduler's ``broadcast`` forward: ``function``, ``args``, ``kwargs`` pickled by ``distributed.protocol.pickle.dumps``, ``wait``; the reply's ``status`` and ``result``) | a check's partial tasks sent to the workers straight from the client, not through the scheduler, where the client talks to its workers directly (``run_on_workers``: ``parts_in_place``) | 2024.1.0 | ``run_on_workers`` fails and ``parts_in_place`` asks through ``Client.run`` every time (one more hop each way: a check on the embedded cluster about 3 ms instead of 2.2-2.9 ms); make ``run_on_workers`` call ``Client.run`` |
 | ``dask._task_spec.convert_legacy_graph``, ``Task`` (``func``, ``args``, ``kwargs``, ``substitute``) | a graph's tasks as dask's task objects, and a dependency-free task computed inside its one consumer as a nested task (``graph_tasks``, ``is_plain_task``, ``with_inlined``: ``_lowering/inline_roots.py``) | 2025.1.0 (the task objects of dask 2024.12 and later) | ``graph_tasks`` returns ``None``: every task stays a task of its own (Monte Carlo pi's random blocks are held between two tasks again) |
-| ``dask.array._array_expr._collection.from_graph`` (with ``array.query-planning`` on) | an expression array over a task graph's keys: what dask's own ``persist`` of an expression array returns (``expression_from_graph``: ``dask_arrays.for_user``, ``to_dask()``), and, with ``dask._task_spec.TaskRef`` (a reference to a key) as each block, one standing for a task-graph array without its tasks when a dask.array function is called on expressions (``expression_over_keys``: ``dask_arrays``) | 2025.1.0 | with query planning on, ``to_dask()`` and the reductions of ``dask_arrays`` raise ``NotImplementedError`` naming this row; with it off nothing changes |
+| ``dask.array._array_expr._collection.from_graph`` (with ``array.query-planning`` on) | an expression array over a task graph's keys: what dask's own ``persist`` of an expression array returns (``expression_from_graph``: ``dask_arrays.for_user``, ``to_dask()``), and, with ``dask._task_spec.TaskRef`` (a reference to a key) as each block, one standing for a task-graph array without its tasks when a dask.array function is called on expressions (``expression_over_keys``: ``dask_arrays``); ``dask._task_spec.Alias`` (``target``): the result's aliases of those keys, read as the keys themselves (``without_aliases``: ``dask_arrays``) | 2025.1.0 | with query planning on, ``to_dask()`` and the reductions of ``dask_arrays`` raise ``NotImplementedError`` naming this row; with it off nothing changes |
+| ``dask.array._array_expr._io.FromGraph`` (subclassed: its ``_parameters``, ``operand``, ``_name``), ``dask._collections.new_collection``, ``Expr.__dask_annotations__`` (with ``array.query-planning`` on) | ``to_dask()`` of an annotated graph keeps its annotations: ``FromGraph`` drops its layers', our subclass gives them to the scheduler per key as dask's ``HLGExpr`` does (``expression_from_graph``: ``dask_arrays.for_user``) | 2026.7.1 (older releases not read) | ``expression_from_graph`` raises ``NotImplementedError`` naming this row for an annotated graph; make it call ``from_graph`` (the annotations of ``to_dask()`` arrays are then lost with query planning on) |
 | ``dask.array.Array._meta`` | the chunk type of a dask array, kept when an array is rebuilt over new keys (``meta_of``: ``lineage``; see the note below) | 2024.1.0 | ``dask.array.utils.meta_from_array(array)`` (public; rebuilds an empty meta of the same type) |
 
 ``_meta`` is dask's metadata attribute: not in ``dask.array.Array``'s documented attributes,
@@ -116,7 +117,12 @@ INTERNALS = (
     Internal("dask._task_spec.Task", "args"),
     Internal("dask._task_spec.Task", "kwargs"),
     Internal("dask.array._array_expr._collection", "from_graph"),
+    Internal("dask.array._array_expr._io", "FromGraph"),
+    Internal("dask.array._array_expr._io.FromGraph", "_parameters"),
+    Internal("dask._collections", "new_collection"),
     Internal("dask._task_spec", "TaskRef"),
+    Internal("dask._task_spec", "Alias"),
+    Internal("dask._task_spec.Alias", "target"),
 )
 
 # --- the client registry (client_lookup) ---------------------------------------------
@@ -233,6 +239,29 @@ def graph_tasks(graph: Any) -> dict[Any, Any] | None:
     converted; ``None`` where dask has no such objects."""
     convert = _task_spec("convert_legacy_graph")
     return None if convert is None else dict(convert(dict(graph)))
+
+
+def without_aliases(tasks: dict[Any, Any], keep: set[Any]) -> dict[Any, Any]:
+    """``tasks`` (dask's task objects) without their aliases of other keys (``Alias``; those
+    in ``keep`` kept), each task that read one reading the key it stood for."""
+    alias = _task_spec("Alias")
+    targets = {
+        key: task.target
+        for key, task in tasks.items()
+        if type(task) is alias and key not in keep and task.target != key
+    }
+    if not targets:
+        return tasks
+    renames = {}
+    for key, target in targets.items():
+        while target in targets:
+            target = targets[target]
+        renames[key] = target
+    return {
+        key: task.substitute(renames) if task.dependencies & renames.keys() else task
+        for key, task in tasks.items()
+        if key not in renames
+    }
 
 
 def is_plain_task(value: Any) -> bool:
@@ -416,10 +445,65 @@ def _dask_array_private(module: str, name: str) -> Callable[..., Any]:
 
 def expression_from_graph(array: Any) -> Any:
     """A task-graph dask array as an expression array over its whole graph (its blocks'
-    keys renamed by dask, each an alias of the block it stands for)."""
-    return _from_graph()(
-        dict(array.__dask_graph__()), array._meta, array.chunks, _block_keys(array), _prefix(array)
-    )
+    keys renamed by dask, each an alias of the block it stands for). Its layers'
+    annotations (``dask.annotate``, owner placement) go with it: dask's ``FromGraph`` drops
+    them, so an annotated graph becomes a ``FromGraph`` that gives them to the scheduler as
+    dask's ``HLGExpr`` does (``__dask_annotations__``), its aliases annotated as the block
+    each stands for."""
+    graph = array.__dask_graph__()
+    arguments = (dict(graph), array._meta, array.chunks, _block_keys(array), _prefix(array))
+    annotations = _annotations_by_key(graph)
+    if not annotations:
+        return _from_graph()(*arguments)
+    from dask._collections import new_collection
+
+    return new_collection(_annotated_from_graph()(*arguments, annotations))
+
+
+def _annotations_by_key(graph: Any) -> dict[str, dict[Any, Any]]:
+    """``{annotation: {key: value}}`` of a ``HighLevelGraph``'s annotated layers."""
+    found: dict[str, dict[Any, Any]] = {}
+    for layer in getattr(graph, "layers", {}).values():
+        for kind, value in (layer.annotations or {}).items():
+            found.setdefault(kind, {}).update(
+                {key: value(key) if callable(value) else value for key in layer}
+            )
+    return found
+
+
+@functools.cache
+def _annotated_from_graph() -> type:
+    try:
+        base: Any = importlib.import_module("dask.array._array_expr._io").FromGraph
+    except (ImportError, AttributeError) as error:
+        raise NotImplementedError(
+            f"dask {dask.__version__} has no dask.array._array_expr._io.FromGraph: "
+            "dask_gpunumeric cannot hand over annotated expression arrays "
+            "(array.query-planning)"
+        ) from error
+
+    class AnnotatedFromGraph(base):  # type: ignore[misc, valid-type]
+        _parameters = [*base._parameters, "annotations"]
+
+        def __dask_annotations__(self) -> dict[str, dict[Any, Any]]:
+            by_key = self.operand("annotations")
+            aliases = {(self._name, *key[1:]): key for key in self.operand("keys")}
+            return {
+                kind: {**values, **{a: values[k] for a, k in aliases.items() if k in values}}
+                for kind, values in by_key.items()
+            }
+
+    # Found by pickle and dask's tokenizer as this module's attribute (``__getattr__``):
+    # the scheduler unpickles the expression it is sent.
+    AnnotatedFromGraph.__qualname__ = "AnnotatedFromGraph"
+    AnnotatedFromGraph.__module__ = __name__
+    return AnnotatedFromGraph
+
+
+def __getattr__(name: str) -> Any:
+    if name == "AnnotatedFromGraph":
+        return _annotated_from_graph()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def expression_over_keys(array: Any) -> Any:

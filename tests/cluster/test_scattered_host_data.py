@@ -8,6 +8,7 @@ arrays here are small enough for it to keep them in the client)."""
 
 from __future__ import annotations
 
+import math
 import pickle
 from collections.abc import Iterator
 from typing import Any
@@ -93,7 +94,7 @@ def test_elementwise_work_on_draws_and_host_data_moves_no_block(client: Client) 
     drain_incoming(client)
     rng = dnp.random.default_rng(42)
     x, y = rng.random(n), rng.random(n)
-    assert x.to_dask().npartitions >= 2
+    assert math.prod(x.to_dask().numblocks) >= 2  # expression arrays: no npartitions
     inside = float(((x * x + y * y) <= 1.0).sum())
     fetched = drain_incoming(client)
     assert [item for item in fetched if item[1] > BLOCK] == []  # partial sums only

@@ -37,6 +37,10 @@ def tiny_user_table(quick: bool, dask_budget: float) -> list[Workload]:
     return [dataclasses.replace(w, sizes=w.sizes[:1]) for w in workload_table(quick, dask_budget)]
 
 
+@pytest.mark.not_with_query_planning(
+    reason="the suite's plain-dask lane assigns into dask arrays and calls float() on them, "
+    "which dask 2026.7's expression arrays do not support"
+)
 def test_user_programs_on_the_embedded_cluster_equal_numpy(
     embedded: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

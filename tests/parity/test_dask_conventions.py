@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dask
 import dask.array as da
+import dask.array.core
 import numpy
 import pytest
 
@@ -21,7 +22,9 @@ def ours() -> dnp.ndarray:
 
 
 def theirs() -> da.Array:
-    return da.from_array(HOST, chunks=CHUNKS)
+    # dask's task-graph array: its expression arrays (array.query-planning) have no
+    # chunksize, npartitions or blocks to compare with
+    return dask.array.core.from_array(HOST, chunks=CHUNKS)
 
 
 def host_value(array: da.Array) -> numpy.ndarray:
@@ -94,6 +97,10 @@ def test_blocks_bad_indices_raise_as_dask_and_numpy() -> None:
     assert a.blocks.shape == (3, 3) and a.blocks.size == 9
 
 
+@pytest.mark.not_with_query_planning(
+    reason="dask's expression reductions read their argument's .expr without converting it "
+    "(dask.array.sum of a NumPy array fails alike)"
+)
 def test_dask_array_functions_take_our_arrays(backend: str) -> None:
     a, d = ours(), theirs()
     assert isinstance(da.asarray(a), da.Array)

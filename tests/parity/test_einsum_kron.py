@@ -25,14 +25,17 @@ C = RNG.standard_normal(3)
         ("ij,ij->ij", (A > 0, A < 1)),
         ("ij->ji", (B,)),
         ("i,j->ij", (C, C + 1j)),
+        ("...ij,...jk", (RNG.standard_normal((2, 4, 5)), RNG.standard_normal((1, 5, 3)))),
+        ("bij,jk->bik", (RNG.standard_normal((3, 4, 5)), B)),
+        ("ji", (A,)),
     ],
 )
 def test_einsum(subscripts: str, operands: tuple[numpy.ndarray, ...]) -> None:
-    ours = [np.asarray(x, chunks=2) for x in operands]
     expected = numpy.asarray(numpy.einsum(subscripts, *operands))
-    assert_eq(
-        np.einsum(subscripts, *ours), expected, rtol=1e-6 if expected.dtype.kind in "fc" else 0
-    )
+    tolerance = 1e-6 if expected.dtype.kind in "fc" else 0
+    for chunks in (2, 3):  # each operand chunked its own way: a label, several chunkings
+        ours = [np.asarray(x, chunks=chunks + i) for i, x in enumerate(operands)]
+        assert_eq(np.einsum(subscripts, *ours), expected, rtol=tolerance)
 
 
 def test_einsum_dtype_and_out() -> None:

@@ -78,8 +78,9 @@ def _raising_block(block: numpy.ndarray) -> numpy.ndarray:
 
 def test_worker_error_in_written_value() -> None:
     expected, ours = _pair()
+    # a dtype, not a type: dask's expression map_blocks reads dtype.kind
     bad = da.from_array(numpy.ones(CHUNK, dtype=numpy.int64), chunks=CHUNK // 2).map_blocks(
-        _raising_block, dtype=numpy.int64
+        _raising_block, dtype=numpy.dtype(numpy.int64)
     )
     ours[:CHUNK] = dnp.asarray(bad)
     with pytest.raises(RuntimeError, match="worker error"):

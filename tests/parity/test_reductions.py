@@ -405,3 +405,17 @@ def test_out_aliasing_the_input() -> None:
     numpy.cumsum(host[:, 0], out=host[:, 1])
     dnp.cumsum(ours[:, 0], out=ours[:, 1])
     assert_eq(ours, host, rtol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["argmin", "argmax", "nanargmin", "nanargmax"])
+def test_arg_reductions_over_more_blocks_than_one_combine_takes(name: str) -> None:
+    """Hundreds of blocks (several rounds of combines, ``_lowering/trees.py``), ties and
+    NaNs in several of them, an all-NaN slice of one block: NumPy's first index."""
+    host = numpy.random.default_rng(3).integers(0, 4, (50, 37)).astype(float)
+    host[3, 4] = host[40, 30] = numpy.nan
+    host[10:12, 20] = numpy.nan  # one block's whole column along axis 0
+    ours = dnp.array(host, chunks=(2, 2))
+    for axis in (None, 0, 1):
+        for keepdims in (False, True):
+            expected = getattr(numpy, name)(host, axis=axis, keepdims=keepdims)
+            assert_eq(getattr(dnp, name)(ours, axis=axis, keepdims=keepdims), expected)
