@@ -204,18 +204,10 @@ def _assigned_now(array: Any, region: Region, rhs: Expr) -> bool:
         return False
     target_region = steps[0] if steps else None
     store = array._store
-    held = store.held_chunk()
-    if held is None:
+    writable = store.written_now()
+    if writable is None:
         return False
-    on, elements, nbytes, configured = work_placement.now_limits()
-    name, size, itemsize = held[1], held[0].size, held[0].itemsize
-    del held  # a reference of ours would count as a reader's (``sole_chunk``)
-    if (
-        not on
-        or (configured != "auto" and configured != name)
-        or not work_placement.is_small(size, itemsize, elements, nbytes)
-    ):
-        return False
+    name, _, elements, nbytes = writable
     target = store.sole_chunk()  # before ``rhs``'s value is made: nothing of ours views it
     value = evaluate_small(rhs, elements, nbytes, name)
     if type(value) is not ChunkValue or value.backend != name:

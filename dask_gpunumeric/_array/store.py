@@ -12,7 +12,7 @@ from .._ir.leaves import ChunkValue
 from .._kernels.in_process import evaluate_small
 from .._runtime import config
 from .rollback import record_write
-from .work_placement import now_limits, product_here
+from .work_placement import is_small, now_limits, product_here
 
 live_stores: weakref.WeakSet[Store] = weakref.WeakSet()
 
@@ -114,6 +114,26 @@ class Store:
         if sys.getrefcount(chunk) > 3:
             return None  # read elsewhere
         return chunk if get_backend(name).owns_its_memory(chunk) else None
+
+    def written_now(self) -> tuple[str, Any, int, int] | None:
+        """``(backend name, value's shape and dtype, elements, nbytes)`` when a write into
+        this store may be computed when built (``tiny_ufuncs._into``,
+        ``indexing._assigned_now``): it holds a value of the configured backend (under
+        ``auto``: any) that is small under ``now_limits``, whose limits come back for the
+        write's operands; else ``None``. Keeps no reference to the value (one would count
+        as a reader's: ``sole_chunk``)."""
+        held = self.held_chunk()
+        if held is None:
+            return None
+        on, elements, nbytes, configured = now_limits()
+        value, name = held
+        if (
+            not on
+            or (configured != "auto" and configured != name)
+            or not is_small(value.size, value.itemsize, elements, nbytes)
+        ):
+            return None
+        return name, (value.shape, value.dtype), elements, nbytes
 
     def hold(self, chunk: Any, backend: str) -> None:
         """``chunk`` (of ``backend``), computed here by a write when it was built

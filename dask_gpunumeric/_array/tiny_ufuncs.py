@@ -315,18 +315,10 @@ def _into(numpy_ufunc: numpy.ufunc, args: tuple[Any, ...], out: Any) -> Any:
     if region is NOT_TAKEN or out._view.read_only:
         return NOT_TAKEN
     store = out._store
-    held = store.held_chunk()
-    if held is None:
+    writable = store.written_now()
+    if writable is None:
         return NOT_TAKEN
-    on, elements, nbytes, configured = work_placement.now_limits()
-    name, shape, dtype = held[1], held[0].shape, held[0].dtype
-    if (
-        not on
-        or (configured != "auto" and configured != name)
-        or not work_placement.is_small(math.prod(shape), dtype.itemsize, elements, nbytes)
-    ):
-        return NOT_TAKEN
-    del held  # a reference of ours would count as a reader's (``sole_chunk``)
+    name, (shape, dtype), elements, nbytes = writable
     operands: list[Any] = []
     own: list[tuple[int, Any]] = []  # operands reading ``out``'s value: (position, region)
     for x in args:
