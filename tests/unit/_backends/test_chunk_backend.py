@@ -107,7 +107,7 @@ def test_cupy_drops_sort_kinds_it_does_not_take() -> None:
 # nobody defines read with a default: decisions belong to the backend's own methods.
 _NAME_BRANCH = re.compile(
     r"backend(\w*\.name|_name)\s*(==|!=|in)\s*[\"'(\[{]|[\"']\s*(==|!=)\s*\w*backend(\w*\.name|_name)"
-    r"|client_has_device|getattr\(\s*\w*backend"
+    r"|client_has_device|getattr\(\s*\w*backend\s*,"
 )
 
 
