@@ -63,7 +63,11 @@ def _compute_expr(expr: Expr) -> numpy.ndarray:
     # With the policy on, reductions and draws too (the policy's eager path would take
     # them after a walk and a plan); off, the scheduler computes them.
     small = (
-        evaluate_small(expr, elements, nbytes, configured, materializing=nbytes > 0) if on else expr
+        evaluate_small(
+            expr, elements, nbytes, configured, materializing=work_placement.reduces_now(nbytes)
+        )
+        if on
+        else expr
     )
     if isinstance(small, ChunkValue):  # computed here: a copy, the value stays ours
         work_placement.tiny_here()

@@ -12,7 +12,7 @@ from .._ir.leaves import ChunkValue
 from .._kernels.in_process import evaluate_small
 from .._runtime import config
 from .rollback import record_write
-from .work_placement import is_small, now_limits, product_here
+from .work_placement import is_small, now_limits, product_here, reduces_now
 
 live_stores: weakref.WeakSet[Store] = weakref.WeakSet()
 
@@ -166,7 +166,8 @@ def _evaluated(version: Expr) -> Expr:
     if not on:
         return version
     # With the policy on, a reduction or a draw too, as NumPy computes it at the call
-    return evaluate_small(version, elements, nbytes, configured, materializing=nbytes > 0)
+    reduces = reduces_now(nbytes)
+    return evaluate_small(version, elements, nbytes, configured, materializing=reduces)
 
 
 def _bounded(version: Expr, depth_limit: int, replacing: Store | None = None) -> Expr:

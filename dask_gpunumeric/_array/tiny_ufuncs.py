@@ -452,7 +452,7 @@ def reduction(
     on, elements, nbytes, configured = work_placement.now_limits()
     if (
         not on
-        or not nbytes  # with the policy off the scheduler reduces (lowering stays tested)
+        or not work_placement.reduces_now(nbytes)
         or (configured != "auto" and configured != name)
         or not work_placement.is_small(value.size, value.itemsize, elements, nbytes)
     ):

@@ -237,6 +237,13 @@ def small_now(name: str, size: int, itemsize: int) -> bool:
     return work > 0 and size * itemsize <= min(NOW_BYTES, work)
 
 
+def reduces_now(nbytes: int) -> bool:
+    """Whether reductions and draws of small values are computed when built too, under
+    ``now_limits``' ``nbytes``: with the policy on only; with it off (the suite's
+    setting) the scheduler reduces, so their lowering stays tested."""
+    return nbytes > 0
+
+
 def is_small(size: int, itemsize: int, elements: int, nbytes: int) -> bool:
     """Whether an array of ``size`` elements of ``itemsize`` bytes is computed when built,
     under ``now_limits``' ``elements`` and ``nbytes``."""
