@@ -95,8 +95,15 @@ def client() -> Iterator[Client]:
 def on_one_device_worker(backend: str, client: Client) -> Iterator[None]:
     if backend != "simulated-device":
         pytest.skip("counts the simulated device's copies and kernel launches")
-    # persist-depth: no automatic persist inside the runs (it would cut a sweep group)
-    with dnp.config.set(scheduler="distributed", halo_sweeps=SWEEPS, persist_depth=10_000):
+    # persist-depth: no automatic persist inside the runs (it would cut a sweep group);
+    # checkpoint-every: no lineage cut (one per 16 automatic persists, counted per process:
+    # whether one falls inside a measured run would depend on the tests run before)
+    with dnp.config.set(
+        scheduler="distributed",
+        halo_sweeps=SWEEPS,
+        persist_depth=10_000,
+        checkpoint_every=10**9,
+    ):
         yield
 
 
