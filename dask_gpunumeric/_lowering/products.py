@@ -43,10 +43,8 @@ def _tensordot_layer(
     right_axes: tuple[int, ...],
     backend: ChunkBackend,
 ) -> da.Array:
-    """The layer named after ``node`` computing ``tensordot(left, right, axes)`` in its dtype."""
-    if left.size == 0 or right.size == 0:
-        result = da.tensordot(left, right, axes=(left_axes, right_axes))
-        return result if result.dtype == node.dtype else result.astype(node.dtype)
+    """The layer named after ``node`` computing ``tensordot(left, right, axes)`` in its dtype
+    (zeros where a contracted axis is empty: one empty piece, as NumPy sums nothing)."""
     left_free = [i for i in range(left.ndim) if i not in left_axes]
     right_free = [j for j in range(right.ndim) if j not in right_axes]
     pairs = list(zip(left_axes, right_axes, strict=True))
@@ -64,7 +62,10 @@ def _tensordot_layer(
 
 
 def _common_pieces(left_chunks: tuple[int, ...], right_chunks: tuple[int, ...]) -> list[Piece]:
-    """The common refinement of two chunkings of one length, as per-block local slices."""
+    """The common refinement of two chunkings of one length, as per-block local slices
+    (one empty piece for an empty axis: its product is the zeros of the right shape)."""
+    if sum(left_chunks) == 0:
+        return [(0, slice(0, 0), 0, slice(0, 0))]
     left_offsets, right_offsets = block_offsets((left_chunks, right_chunks))
     bounds = sorted(
         set(itertools.accumulate(left_chunks)) | set(itertools.accumulate(right_chunks))
