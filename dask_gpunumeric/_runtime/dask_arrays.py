@@ -64,7 +64,6 @@ __all__ = [
     "sqrt",
     "sum",
     "task_graph_array",
-    "tensordot",
 ]
 
 compute = dask.compute
@@ -95,11 +94,6 @@ _MOMENTS = frozenset({"var", "std", "nanvar", "nanstd"})
 def sum(*args: Any, **kwargs: Any) -> Array:  # noqa: A001 - dask.array's name
     """``dask.array.sum`` over task-graph arrays."""
     return reduction("sum")(*args, **kwargs)
-
-
-def tensordot(*args: Any, **kwargs: Any) -> Array:
-    """``dask.array.tensordot`` over task-graph arrays."""
-    return function("tensordot")(*args, **kwargs)
 
 
 # Where dask.array's namespace takes its task-graph functions from, searched in order.
