@@ -69,6 +69,15 @@ def evaluate_small(
     if type(expr) is leaves.HostData and math.prod(expr.shape) >= elements:
         return expr  # host data of several blocks stays as the user brought it, in blocks
     chunks = get_backend(_made_on(expr) if backend == "auto" else backend)
+    if (
+        type(expr) is leaves.HostData
+        and chunks.evaluates_in_client
+        and not _partitioned_by_user(expr)
+        and not expr.annotations
+    ):
+        # what the plan makes of a lone leaf, without planning it (an element of ``for v
+        # in a``, ``np.asarray(small host array)``)
+        return leaves.ChunkValue(chunks.from_host(expr.data), chunks.name)
     limits = EagerLimits(
         _MAX_NODES, 0, 0, small=(elements, nbytes), reductions=materializing, anywhere=False
     )
