@@ -7,8 +7,8 @@ instruction is sent to numexpr only through the ``numexpr`` form of its row
 (``_ir/ufunc_table.py``, ``_ir/program_op_table.py``), on the one NumPy loop the form names:
 float64 arithmetic that IEEE 754 rounds exactly (``+ - * /``, ``sqrt``, ``abs``,
 negation), float64 comparisons, ``where`` and boolean logic today. Finite float64 and bool
-constants are written as literals. Only trees are sent (numexpr would recompute a shared
-value). Sample::
+constants are written as literals. Only trees over the inputs are sent (numexpr would
+recompute a shared computed value; an input or constant may be read more than once). Sample::
 
     0.2 * (a + b + c)  ->  "(0.2 * ((v0 + v1) + v2))"
 """
@@ -33,13 +33,16 @@ def numexpr_source(program: ScalarProgram) -> str | None:
     if len(program.outputs) != 1 or any(d not in (_F8, _BOOL) for d in program.inputs):
         return None
     uses = Counter(arg for ins in program.instructions for arg in ins.args)
-    # A tree reading every input (numexpr wants each named input in the expression).
-    if any(count > 1 for count in uses.values()) or any(
+    constants = {ins.result for ins in program.instructions if ins.op == "const"}
+    # A tree over its inputs and constants (named twice, each is read twice: ``u + 0.1 *
+    # (... - 4.0 * u)``), reading every input (numexpr wants each named input in the
+    # expression); a computed value read twice would be computed twice.
+    leaves = constants | set(range(len(program.inputs)))
+    if any(count > 1 for value, count in uses.items() if value not in leaves) or any(
         uses[k] == 0 for k in range(len(program.inputs))
     ):
         return None
     text: dict[int, str] = {k: f"v{k}" for k in range(len(program.inputs))}
-    constants = {ins.result for ins in program.instructions if ins.op == "const"}
     dtypes = value_dtypes(program)
     for ins in program.instructions:
         arg_dtypes = [dtypes[a] for a in ins.args]

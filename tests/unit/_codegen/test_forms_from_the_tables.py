@@ -74,3 +74,43 @@ def test_the_cuda_operation_is_the_rows_form(monkeypatch) -> None:
 
 def test_the_cpu_chain_copies_every_program_op_but_constants() -> None:
     assert set(cpu._COPIES) == {row.name for row in program_op_table} - {"const"}
+
+
+def _heat_program(shared_value: bool) -> ScalarProgram:
+    """``u + 0.1 * (n - 4.0 * u)`` (the periodic heat step: the input ``u`` read twice), or
+    with ``d = n - u`` read twice (``d * d + d``) where ``shared_value``."""
+    const = lambda result, value: Instruction(result, "const", (), F8, (("value", value),))  # noqa: E731
+    if shared_value:
+        instructions = (
+            Instruction(2, "subtract", (1, 0), F8),
+            Instruction(3, "multiply", (2, 2), F8),
+            Instruction(4, "add", (3, 2), F8),
+        )
+        return ScalarProgram((F8, F8), instructions, (4,))
+    instructions = (
+        const(2, 4.0),
+        Instruction(3, "multiply", (2, 0), F8),
+        Instruction(4, "subtract", (1, 3), F8),
+        const(5, 0.1),
+        Instruction(6, "multiply", (5, 4), F8),
+        Instruction(7, "add", (0, 6), F8),
+    )
+    return ScalarProgram((F8, F8), instructions, (7,))
+
+
+def test_an_input_read_twice_goes_to_numexpr_with_numpys_bits() -> None:
+    program = _heat_program(shared_value=False)
+    assert numexpr_source(program) == "(v0 + (0.1 * (v1 - (4.0 * v0))))"
+    assert cpu.evaluates_quietly(program)  # numexpr, not the tiled chain
+    generator = numpy.random.default_rng(0)
+    u, n = generator.standard_normal(10_001), generator.standard_normal(10_001) * 4
+    expected = u + 0.1 * (n - 4.0 * u)
+    numpy.testing.assert_array_equal(cpu.evaluate(program, u, n), expected)
+
+
+def test_a_computed_value_read_twice_stays_off_numexpr() -> None:
+    program = _heat_program(shared_value=True)
+    assert numexpr_source(program) is None  # numexpr would compute ``d`` twice
+    u, n = numpy.arange(5.0), numpy.arange(5.0) ** 2
+    d = n - u
+    numpy.testing.assert_array_equal(cpu.evaluate(program, u, n), d * d + d)
