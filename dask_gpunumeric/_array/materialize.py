@@ -13,6 +13,7 @@ from .._backends.base import ChunkBackend
 from .._ir.array_size import nbytes_of
 from .._ir.expr import Expr
 from .._ir.indexing import SetItem, Slice
+from .._ir.lanes import Lanes
 from .._ir.leaves import ChunkValue, DaskData
 from .._ir.reductions import Reduction
 from .._kernels.in_process import evaluate_small, remember
@@ -26,6 +27,10 @@ from .store import Store, live_stores
 
 # Stores shallower than this are cheap to recompute; persisting them is not worth a copy.
 _WORTH_PERSISTING_DEPTH = 4
+# Unless their value is a whole-lane operation (a sort, an argsort, a partition): it
+# gathers each lane and costs more than a pass over its input (the image pipeline's
+# ``top = np.argsort(bright)[-100:]`` was sorted again for ``rows[top]`` and ``cols[top]``).
+_COSTLY = (Lanes,)
 
 
 def compute_expr(expr: Expr) -> numpy.ndarray:
@@ -245,7 +250,9 @@ def _written_whole(roots: list[Expr]) -> dict[int, SetItem]:
 def _live_stores_within(expr: Expr) -> list[Store]:
     """The live stores whose current version is a node of ``expr``'s graph."""
     candidates = {
-        s.version.number: s for s in list(live_stores) if s.version.depth >= _WORTH_PERSISTING_DEPTH
+        s.version.number: s
+        for s in list(live_stores)
+        if s.version.depth >= _WORTH_PERSISTING_DEPTH or type(s.version) in _COSTLY
     }
     if not candidates:
         return []

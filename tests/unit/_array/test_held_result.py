@@ -67,3 +67,21 @@ def test_persisting_a_value_made_here_keeps_it_as_it_is() -> None:
     z = (dnp.arange(10.0) * 2).persist()  # the suite's policy: to the scheduler
     assert type(z._store.version) is DaskData
     assert_equal(numpy.asarray(z), numpy.arange(10.0) * 2)
+
+
+def test_a_sort_read_through_two_indexes_is_sorted_once(scheduler_runs: list[str]) -> None:
+    """``top = np.argsort(v)[-100:]``, then ``rows[top]`` and ``cols[top]`` (the image
+    pipeline): the argsort is shallow, but a whole-lane operation is worth persisting, so
+    the first index's computation keeps it and the second reads it."""
+    generator = numpy.random.default_rng(0)
+    host, rows_host = generator.random(300_000), generator.integers(0, 9, 300_000)
+    values, rows = dnp.array(host, chunks=100_000), dnp.array(rows_host, chunks=100_000)
+    order = dnp.argsort(values)
+    top = order[-100:]
+    expected = rows_host[numpy.argsort(host)[-100:]]
+    numpy.testing.assert_array_equal(numpy.asarray(rows[top]), expected)
+    assert "persist" in scheduler_runs and type(order._store.version) is DaskData
+    scheduler_runs.clear()
+    numpy.testing.assert_array_equal(numpy.asarray(rows[top]), expected)
+    numpy.testing.assert_array_equal(numpy.asarray(values[top]), numpy.sort(host)[-100:])
+    assert "persist" not in scheduler_runs  # read from the kept argsort
