@@ -8,7 +8,9 @@ instruction is sent to numexpr only through the ``numexpr`` form of its row
 float64 arithmetic that IEEE 754 rounds exactly (``+ - * /``, ``sqrt``, ``abs``,
 negation), float64 comparisons, ``where`` and boolean logic today. Finite float64 and bool
 constants are written as literals. Only trees over the inputs are sent (numexpr would
-recompute a shared computed value; an input or constant may be read more than once). Sample::
+recompute a shared computed value; an input or constant may be read more than once), and
+only trees up to ``DEEPEST`` operations deep: numexpr parses its expression with Python's
+parser, which refuses more than 200 nested parentheses. Sample::
 
     0.2 * (a + b + c)  ->  "(0.2 * ((v0 + v1) + v2))"
 """
@@ -25,6 +27,8 @@ from .._ir.scalar_program import Instruction, ScalarProgram
 
 _F8 = numpy.dtype(numpy.float64)
 _BOOL = numpy.dtype(bool)
+# Each operation's source adds a level of parentheses; Python's parser takes 200.
+DEEPEST = 100
 
 
 def numexpr_source(program: ScalarProgram) -> str | None:
@@ -43,8 +47,12 @@ def numexpr_source(program: ScalarProgram) -> str | None:
     ):
         return None
     text: dict[int, str] = {k: f"v{k}" for k in range(len(program.inputs))}
+    depth = dict.fromkeys(text, 0)
     dtypes = value_dtypes(program)
     for ins in program.instructions:
+        depth[ins.result] = 1 + max((depth[a] for a in ins.args), default=-1)  # const: 0
+        if depth[ins.result] > DEEPEST:
+            return None
         arg_dtypes = [dtypes[a] for a in ins.args]
         source = _instruction_source(ins, [text[a] for a in ins.args], arg_dtypes, constants)
         if source is None:

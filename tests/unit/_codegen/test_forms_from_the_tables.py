@@ -12,7 +12,7 @@ import pytest
 from dask_gpunumeric._codegen import cpu
 from dask_gpunumeric._codegen.cuda import generate_cuda
 from dask_gpunumeric._codegen.numba_source import kernel_source
-from dask_gpunumeric._codegen.numexpr_source import numexpr_source
+from dask_gpunumeric._codegen.numexpr_source import DEEPEST, numexpr_source
 from dask_gpunumeric._ir.program_op_table import program_op_by_name, program_op_table
 from dask_gpunumeric._ir.scalar_program import Instruction, ScalarProgram
 from dask_gpunumeric._ir.ufunc_table import ufunc_by_name, ufunc_table
@@ -114,3 +114,24 @@ def test_a_computed_value_read_twice_stays_off_numexpr() -> None:
     u, n = numpy.arange(5.0), numpy.arange(5.0) ** 2
     d = n - u
     numpy.testing.assert_array_equal(cpu.evaluate(program, u, n), d * d + d)
+
+
+def _chain_program(length: int) -> ScalarProgram:
+    """``((v0 + 0.0) + 1.0) + 2.0 ...``: ``length`` additions, one constant read by all."""
+    const = Instruction(1, "const", (), F8, (("value", 1.0),))
+    adds = tuple(Instruction(k + 2, "add", (k + 1 if k else 0, 1), F8) for k in range(length))
+    return ScalarProgram((F8,), (const, *adds), (length + 1,))
+
+
+def test_numexpr_takes_trees_up_to_the_depth_pythons_parser_reads() -> None:
+    """A tree ``DEEPEST`` additions deep is numexpr's; one deeper would pass Python's 200
+    nested parentheses and runs on the tiled chain, with NumPy's bits either way."""
+    x = numpy.linspace(-1.0, 1.0, 1001)
+    for length in (DEEPEST, DEEPEST + 1, 10 * DEEPEST):
+        program = _chain_program(length)
+        assert (numexpr_source(program) is not None) == (length <= DEEPEST)
+        assert cpu.evaluates_quietly(program) == (length <= DEEPEST)
+        expected = x
+        for _ in range(length):
+            expected = expected + 1.0
+        numpy.testing.assert_array_equal(cpu.evaluate(program, x), expected)
