@@ -178,6 +178,17 @@ def backend(request: pytest.FixtureRequest, kernel_cache: str):
         yield name
 
 
+@pytest.fixture(autouse=True)
+def own_checkpoints() -> None:
+    """Each test counts its automatic persists towards a lineage checkpoint
+    (``checkpoint-every``) from zero: the count is per process, so without this a
+    checkpoint (two copies of every chunk, moved between workers) falls wherever the tests
+    run before it in that worker of pytest-xdist put it, inside a measured loop too."""
+    from dask_gpunumeric._array import materialize
+
+    materialize._Checkpoints.runs = 0
+
+
 @pytest.fixture
 def four_workers() -> Iterator[None]:
     """Default chunks as on a cluster of four CPU workers, whatever this machine is: a
