@@ -3,6 +3,8 @@ trapezoid against NumPy."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy
 import pytest
 
@@ -79,6 +81,22 @@ def test_fix_and_i0(dtype: str) -> None:
     x = np.asarray(data, chunks=(3, 4))
     assert_eq(np.fix(x), numpy.fix(data))
     assert_eq(np.i0(x), numpy.i0(data), rtol=1e-6)
+
+
+def test_fix_warns_as_numpy_does() -> None:
+    """NumPy 2.5 deprecates ``numpy.fix``: ours gives the warnings NumPy's gives, none
+    before 2.5."""
+    data = _data("float64")
+    with warnings.catch_warnings(record=True) as theirs:
+        warnings.simplefilter("always")
+        expected = numpy.fix(data)
+    with warnings.catch_warnings(record=True) as ours:
+        warnings.simplefilter("always")
+        result = np.fix(np.asarray(data, chunks=(3, 4)))
+    assert [(w.category, str(w.message)) for w in ours] == [
+        (w.category, str(w.message)) for w in theirs
+    ]
+    assert_eq(result, expected)
 
 
 def test_i0_rejects_complex() -> None:
