@@ -4,6 +4,7 @@ computed or persisted; priority and retries reach the scheduler; results equal N
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -35,12 +36,28 @@ def client() -> Iterator[Client]:
         cluster.scale(2)
         with Client(cluster) as client:
             client.wait_for_workers(2)
+            _wait_for_the_gpu_worker(client)
             yield client
 
 
-def _gpu_worker(client: Client) -> str:
+def _wait_for_the_gpu_worker(client: Client, timeout: float = 30.0) -> None:
+    """Until the scheduler lists the worker with ``resources={"GPU": 1}``: two workers
+    registered is not yet their resources known (CI's newest-dask step, distributed
+    2026.8, once listed two workers and no GPU in the first test the module ran)."""
+    deadline = time.monotonic() + timeout
+    while not _gpu_workers(client):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"no worker with a GPU resource after {timeout} s")
+        time.sleep(0.05)
+
+
+def _gpu_workers(client: Client) -> list[str]:
     workers = client.scheduler_info(n_workers=-1)["workers"]
-    (address,) = [a for a, w in workers.items() if w["resources"].get("GPU")]
+    return [a for a, w in workers.items() if w["resources"].get("GPU")]
+
+
+def _gpu_worker(client: Client) -> str:
+    (address,) = _gpu_workers(client)
     return address
 
 
