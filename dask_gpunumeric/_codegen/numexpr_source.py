@@ -50,7 +50,8 @@ def numexpr_source(program: ScalarProgram) -> str | None:
     depth = dict.fromkeys(text, 0)
     dtypes = value_dtypes(program)
     for ins in program.instructions:
-        depth[ins.result] = 1 + max((depth[a] for a in ins.args), default=-1)  # const: 0
+        # one level of parentheses per operation; a constant (no arguments) is a literal
+        depth[ins.result] = 1 + max((depth[a] for a in ins.args), default=-1)
         if depth[ins.result] > DEEPEST:
             return None
         arg_dtypes = [dtypes[a] for a in ins.args]

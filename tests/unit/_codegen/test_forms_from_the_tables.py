@@ -117,15 +117,15 @@ def test_a_computed_value_read_twice_stays_off_numexpr() -> None:
 
 
 def _chain_program(length: int) -> ScalarProgram:
-    """``((v0 + 0.0) + 1.0) + 2.0 ...``: ``length`` additions, one constant read by all."""
+    """``((v0 + 1.0) + 1.0) + 1.0 ...``: ``length`` additions, one constant read by all."""
     const = Instruction(1, "const", (), F8, (("value", 1.0),))
     adds = tuple(Instruction(k + 2, "add", (k + 1 if k else 0, 1), F8) for k in range(length))
     return ScalarProgram((F8,), (const, *adds), (length + 1,))
 
 
 def test_numexpr_takes_trees_up_to_the_depth_pythons_parser_reads() -> None:
-    """A tree ``DEEPEST`` additions deep is numexpr's; one deeper would pass Python's 200
-    nested parentheses and runs on the tiled chain, with NumPy's bits either way."""
+    """A tree ``DEEPEST`` additions deep is numexpr's; a deeper one (at 1,000 it would pass
+    Python's 200 nested parentheses) runs on the tiled chain, with NumPy's bits either way."""
     x = numpy.linspace(-1.0, 1.0, 1001)
     for length in (DEEPEST, DEEPEST + 1, 10 * DEEPEST):
         program = _chain_program(length)
