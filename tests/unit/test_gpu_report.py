@@ -15,7 +15,7 @@ import pytest
 
 from gpu import check, device_phases
 from gpu.context import RESERVE_S, CheckContext, pytest_result
-from gpu.junit import case_id, read_junit
+from gpu.junit import JunitCounts, JunitProblem, case_id, read_junit
 from gpu.report import PhaseResult, document, markdown, merge, write
 from gpu.runner import CommandResult, first_error_line, run_command
 
@@ -171,6 +171,24 @@ def test_the_report_has_every_phase_device_version_and_failure(
     assert markdown_path.read_text() == text
     again = [PhaseResult.from_dict(p).as_dict() for p in report["phases"]]
     assert again == report["phases"]
+
+
+def test_the_markdown_lists_every_failure_however_many() -> None:
+    # The H100 report stopped at 150 a phase; its other 73 suite failures stayed in a JSON
+    # file nobody committed (issue 29).
+    problems = tuple(
+        JunitProblem(f"tests/t.py::test_{i}", "failed", f"ValueError: case {i % 3}")
+        for i in range(400)
+    )
+    tests = JunitCounts(tests=400, failed=400, problems=problems)
+    suite = PhaseResult("suite", "failed", "400 failed", 10.0, 210, tests=tests)
+    text = markdown(document({"mode": "device", "commit": "abc123"}, [suite]))
+    listed = [line for line in text.splitlines() if line.startswith("- `tests/t.py::test_")]
+    assert listed == [
+        f"- `tests/t.py::test_{i}` (failed): ValueError: case {i % 3}" for i in range(400)
+    ]
+    assert "more (gpu-results.json)" not in text
+    assert "| 134 | ValueError: case 0 |" in text  # the common messages stay
 
 
 def test_merge_keeps_the_later_run_of_a_phase(tmp_path: Path, sample_junit: Path) -> None:
