@@ -146,10 +146,16 @@ def sample_inputs(dtypes: Sequence[numpy.dtype], seed: int = 0) -> list[numpy.nd
     ]
 
 
-def mismatches(actual: numpy.ndarray, expected: numpy.ndarray, ulps: float) -> numpy.ndarray:
+def mismatches(
+    actual: numpy.ndarray,
+    expected: numpy.ndarray,
+    ulps: float,
+    scale: numpy.ndarray | None = None,
+) -> numpy.ndarray:
     """Indices where ``actual`` differs from ``expected``: any two NaNs agree; otherwise
     bits must match (sign of zero included) when ``ulps == 0``, else be within ``ulps``
-    units in the last place of ``expected`` (infinities must match exactly)."""
+    units in the last place of ``expected``, or of ``scale`` where given (infinities must
+    match exactly)."""
     assert actual.dtype == expected.dtype, (actual.dtype, expected.dtype)
     if expected.dtype.kind == "c":
         real = mismatches(actual.real, expected.real, ulps)
@@ -161,7 +167,8 @@ def mismatches(actual: numpy.ndarray, expected: numpy.ndarray, ulps: float) -> n
     same = (actual == expected) & (numpy.signbit(actual) == numpy.signbit(expected))
     if ulps:
         finite = numpy.isfinite(actual) & numpy.isfinite(expected)
-        tolerance = ulps * numpy.spacing(numpy.abs(expected.astype(actual.dtype)))
+        size = numpy.abs(expected if scale is None else numpy.asarray(scale))
+        tolerance = ulps * numpy.spacing(size.astype(actual.dtype))
         close = numpy.abs(actual.astype(float) - expected.astype(float)) <= tolerance
         same |= finite & close
     return numpy.flatnonzero(~(same | both_nan))
@@ -188,6 +195,31 @@ def device_mismatches(
         )
         for got, want, ftz in zip(actual, plain, flushed, strict=True)
     ]
+
+
+# NumPy's logaddexp(x, y) is max(x, y) + log1p(exp(-|x - y|)), logaddexp2 the same in base 2
+# (npy_logaddexp2: + LOG2E * log1p(exp2(-|x - y|))), and our fused loops spell the same.
+# Where a negative max(x, y) nearly cancels that correction term, one ulp of the term is
+# many of the result, and CUDA's exp/exp2/log1p round the term differently from glibc's.
+CORRECTION_TERM_OPS = ("logaddexp", "logaddexp2")
+
+
+def correction_term_mismatches(
+    op: str, inputs: Sequence[numpy.ndarray], actual: numpy.ndarray, ulps: float
+) -> numpy.ndarray:
+    """Indices where a GPU's ``actual`` for ``op`` (one of CORRECTION_TERM_OPS) is further
+    from NumPy's result than ``ulps`` of the larger of the result and its correction term
+    (docs/numpy-differences.md, "On GPUs"); NaNs, infinities and zeros' signs as
+    ``mismatches`` has them."""
+    x, y = inputs
+    with numpy.errstate(all="ignore"):
+        expected = getattr(numpy, op)(x, y)
+        gap = -numpy.abs(x - y)
+        if op == "logaddexp2":
+            term = numpy.log1p(numpy.exp2(gap)) / numpy.log(2.0)
+        else:
+            term = numpy.log1p(numpy.exp(gap))
+        return mismatches(actual, expected, ulps, scale=numpy.fmax(numpy.abs(expected), term))
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,11 @@ from __future__ import annotations
 import numpy
 
 from tests.unit._codegen.numpy_oracle import (
+    correction_term_mismatches,
     device_mismatches,
     evaluate_with_numpy,
     flush_subnormals,
+    mismatches,
     single_op_program,
 )
 
@@ -48,3 +50,35 @@ def test_float64_is_never_flushed() -> None:
     tiny = numpy.finfo(F8).smallest_subnormal
     inputs = [numpy.array([tiny]), numpy.array([1.0])]
     assert device_mismatches(program, inputs, [numpy.array([0.0])], 0)[0].tolist() == [0]
+
+
+def test_logaddexp2_is_compared_in_ulps_of_the_term_its_result_cancels() -> None:
+    """The H100's one float64 logaddexp2 value (inferred: CUDA 13's libdevice exp2 and
+    log1p, compiled for x86-64 and run on the loop test's inputs, differ there and nowhere
+    else). NumPy's logaddexp2(x, y) is x + LOG2E * log1p(exp2(y - x)) for x > y: 0.7427
+    added to -0.7198. CUDA's exp2 rounds up there (correctly; glibc's is 0.57 ulp low), its
+    log1p one ulp above glibc's: two ulps of the term, 64 of the 0.0229 result."""
+    x, y = numpy.array([-0.7198290649207855]), numpy.array([-1.2904066200251507])
+    expected = numpy.logaddexp2(x, y)
+    log1p_on_the_gpu = numpy.nextafter(numpy.log1p(numpy.exp2(y - x)), 1.0)
+    gpu = x + numpy.float64(1.4426950408889634) * log1p_on_the_gpu
+    assert gpu[0] == 0.022907730546078753  # what the libdevice run gives
+    assert (gpu - expected)[0] == 64 * numpy.spacing(expected[0])
+    assert mismatches(gpu, expected, 3).tolist() == [0]  # the report's failure
+    assert correction_term_mismatches("logaddexp2", [x, y], gpu, 3).size == 0
+    term = expected - x
+    wrong = expected + 4 * numpy.spacing(term)
+    assert correction_term_mismatches("logaddexp2", [x, y], wrong, 3).tolist() == [0]
+
+
+def test_the_correction_term_tolerance_keeps_infinities_nans_and_plain_results_strict() -> None:
+    x = numpy.array([numpy.inf, numpy.nan, 1000.0, 3.0, -numpy.inf])
+    y = numpy.array([numpy.inf, 1.0, 1.0, 2.0, -numpy.inf])
+    for op in ("logaddexp", "logaddexp2"):
+        expected = getattr(numpy, op)(x, y)
+        assert correction_term_mismatches(op, [x, y], expected, 3).size == 0
+        wrong = numpy.array([1e308, 0.0, 1000.0, 0.0, 0.0])
+        wrong[2] = numpy.nextafter(expected[2], 2000.0)
+        wrong[3] = expected[3] + 4 * numpy.spacing(expected[3])
+        bad = correction_term_mismatches(op, [x, y], wrong, 3).tolist()
+        assert bad == [0, 1, 3, 4], op
