@@ -5,71 +5,37 @@ cluster into this process once, where a loop that reads it at every check would 
 pay a round trip per check (dense CG on a persisted 1,000 x 1,000 matrix: 40 checks of
 about 3 ms against NumPy's 10 ms for the whole solve). It does that only where the move is
 cheap: the workers run on this machine (the embedded cluster, a ``LocalCluster`` of the
-user's), not across a network from a laptop. This module says which, and moves.
+user's), not across a network from a laptop (``nearby_workers``). This module moves.
 """
 
 from __future__ import annotations
 
-import functools
 import itertools
-import socket
-import time
 from typing import Any
 
 import dask
 import distributed
 import numpy
-import psutil
 from dask.array.dispatch import concatenate_lookup
 from dask.core import flatten
-from distributed.comm import get_address_host
 
+from . import nearby_workers
 from .cluster import client_for_computation
 from .execution import own_layer
 from .scheduler_loss import check_connected, translated
 
-# A user's cluster may gain workers elsewhere (an adaptive SLURM cluster): its answer is
-# asked again after this many seconds.
-_RECHECK_SECONDS = 10.0
-_LOOPBACK = ("127.0.0.1", "localhost", "::1", "0.0.0.0")
-
-
-class _Answers:
-    """The last answer of ``workers_share_this_machine`` per client, with its time."""
-
-    by_client: dict[tuple[int, str], tuple[float, bool]] = {}
-
 
 def workers_share_this_machine() -> bool:
     """Whether every worker of the client computations go to runs on this machine
-    (addresses on the loopback or of this machine's interfaces): a move from them is a
-    copy between processes, not a transfer over a network."""
-    client = client_for_computation()
-    key = (id(client), str(client.scheduler.address))  # an id alone may be reused
-    known = _Answers.by_client.get(key)
-    now = time.monotonic()
-    if known is not None and now - known[0] < _RECHECK_SECONDS:
-        return known[1]
-    workers = client.scheduler_info(n_workers=-1).get("workers", {})
-    local = _local_hosts()
-    answer = bool(workers) and all(get_address_host(a) in local for a in workers)
-    _Answers.by_client = {key: (now, answer)}
-    return answer
-
-
-@functools.lru_cache(maxsize=1)
-def _local_hosts() -> frozenset[str]:
-    hosts = set(_LOOPBACK)
-    hosts.add(socket.gethostname())
-    for addresses in psutil.net_if_addrs().values():
-        hosts.update(a.address.split("%")[0] for a in addresses)
-    return frozenset(hosts)
+    (``nearby_workers``): a move from them is a copy between processes, not a transfer
+    over a network."""
+    return nearby_workers.workers_share_this_machine(client_for_computation())
 
 
 def fetch(*arrays: Any) -> list[Any]:
     """The values of the persisted dask ``arrays``, each as one chunk in this process:
     their blocks gathered from the workers that hold them (one exchange for all; straight
-    from the workers where the client says so, ``direct_to_workers``), or
+    from the workers where ``nearby_workers.reaches_workers_directly``), or
     taken as they are where they are held in this process (dask's local schedulers),
     and put together here."""
     keys = [list(flatten(array.__dask_keys__())) for array in arrays]
@@ -82,7 +48,9 @@ def fetch(*arrays: Any) -> list[Any]:
         client = client_for_computation()
         check_connected(client)
         with translated(client):
-            gathered = dict(zip(futures, client.gather(futures), strict=True))
+            direct = nearby_workers.reaches_workers_directly(client)
+            values = client.gather(futures, direct=direct)
+            gathered = dict(zip(futures, values, strict=True))
         blocks = [[gathered.get(f, f) if isinstance(f, distributed.Future) else f for f in b]
                   for b in blocks]  # fmt: skip
     result = []

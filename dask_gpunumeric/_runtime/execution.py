@@ -26,6 +26,7 @@ from dask.utils import key_split
 from . import config, history, lineage, parts_in_place
 from . import distributed_internals as internals
 from .cluster import active_client, client_for_computation, in_worker_task
+from .nearby_workers import reaches_workers_directly
 from .scheduler_loss import check_connected, translated, wait_watched, watched_get
 
 LOCAL_SCHEDULERS = ("threads", "synchronous")
@@ -82,7 +83,12 @@ def scatter_to(
     check_connected(client)
     with translated(client):
         return {
-            worker: client.scatter(values, workers=None if worker is None else [worker], hash=False)
+            worker: client.scatter(
+                values,
+                workers=None if worker is None else [worker],
+                hash=False,
+                direct=reaches_workers_directly(client),
+            )
             for worker, values in blocks.items()
         }
 
@@ -108,7 +114,7 @@ def compute(*collections: Any) -> tuple[Any, ...]:
         if config.get("progress"):
             futures = client.compute(list(collections))
             distributed.progress(futures, notebook=False)
-            return tuple(client.gather(futures))
+            return tuple(client.gather(futures, direct=reaches_workers_directly(client)))
         return dask.compute(*collections, scheduler=watched_get(client))
 
 
@@ -149,7 +155,7 @@ def compute_finishing_here(collection: Any) -> Any:
         if values is None and _aggregated(tail, parts):  # through the scheduler
             futures = client.get(expression, parts, sync=False)  # culled to them
             wait_watched(client, futures)
-            values = client.gather(futures)
+            values = client.gather(futures, direct=reaches_workers_directly(client))
     if values is None:  # no tree's aggregate last: all of it on the cluster
         return compute(collection)[0]
     # Held until the next such computation has asked for its own: a check repeated on

@@ -11,8 +11,9 @@ Here each partial task, with the tasks of the graph it reads (a fused elementwis
 before the sum), goes to every worker in one ``Client.run``; each worker computes the
 parts whose inputs it holds in its ``data`` and sends their values back in its reply:
 no task, no key, nothing stored. ``Client.run`` sends one message out and one back
-through the scheduler. A client that talks to its workers directly (``direct_to_workers``:
-the embedded cluster's, a client made on a worker, or one made with that option) sends
+through the scheduler. A client that talks to its workers directly
+(``nearby_workers.reaches_workers_directly``: the embedded cluster's, one whose workers run
+on this machine, one made on a worker or with ``direct_to_workers=True``) sends
 each worker the same message itself and gets the reply straight back
 (``distributed_internals.run_on_workers``): about 2.2-2.9 ms a check on a 2-core machine
 instead of 3 ms (``benchmarks/suite/check_overhead.py``). Where that fails (a worker
@@ -39,6 +40,7 @@ import distributed
 
 from . import distributed_internals as internals
 from . import placement
+from .nearby_workers import reaches_workers_directly
 
 # A part's graph: the partial task and the tasks it reads, a few fused steps at most.
 MAX_PART_TASKS = 8
@@ -79,7 +81,7 @@ def computed_where_held(client: distributed.Client, jobs: Jobs) -> list[Any] | N
     """The values of the parts of ``jobs`` (``jobs_for``) in order, computed by the
     workers holding their inputs, or ``None`` when a part was computed by none or
     ``Client.run`` failed."""
-    replies = _asked_directly(client, jobs) if client.direct_to_workers else None
+    replies = _asked_directly(client, jobs) if reaches_workers_directly(client) else None
     if replies is None:
         try:
             replies = client.run(compute_held_parts, jobs)

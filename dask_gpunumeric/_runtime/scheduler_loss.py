@@ -21,6 +21,7 @@ from dask.utils import parse_timedelta
 from distributed.comm import CommClosedError
 
 from . import config
+from .nearby_workers import reaches_workers_directly
 
 # What distributed raises when it lost its scheduler: cancelled futures, closed comms,
 # refused connections and connect timeouts (TimeoutError and ConnectionError are OSErrors).
@@ -59,7 +60,7 @@ def watched_get(client: distributed.Client) -> Any:
         check_connected(client)
         packed = client.get(graph, keys, sync=False, **kwargs)
         wait_watched(client, distributed.futures_of(packed))
-        return client.gather(packed)
+        return client.gather(packed, direct=reaches_workers_directly(client))
 
     return get
 

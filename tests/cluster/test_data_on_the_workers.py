@@ -143,6 +143,40 @@ def test_the_workers_of_a_local_cluster_share_this_machine(cluster) -> None:
     assert data_moves.workers_share_this_machine()
 
 
+@pytest.fixture
+def gathers_by_the_scheduler(cluster, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The keys of each gather the scheduler serves (a client that does not fetch from
+    the workers itself), in order."""
+    served: list[Any] = []
+    real = cluster.scheduler.handlers["gather"]
+
+    async def counting(keys: Any, serializers: Any = None) -> Any:
+        served.append(keys)
+        return await real(keys=keys, serializers=serializers)
+
+    monkeypatch.setitem(cluster.scheduler.handlers, "gather", counting)
+    return served
+
+
+@pytest.mark.parametrize("direct", [None, False])
+def test_values_come_from_the_workers_of_this_machine_directly(
+    client, cluster, fetches, gathers_by_the_scheduler, monkeypatch: pytest.MonkeyPatch, direct
+) -> None:
+    """A user's client of workers on this machine (``direct_to_workers`` not given) fetches
+    moved arrays and computed results from the workers, not through the scheduler (a
+    ``LocalCluster``'s runs in the client's process: two more copies there); a client
+    made with ``direct_to_workers=False`` keeps the scheduler's route."""
+    monkeypatch.setattr(client, "direct_to_workers", direct)
+    host = numpy.arange(20_000.0)
+    held = persisted(host)
+    with dnp.config.set(client_work_bytes="64 MiB"):
+        assert float(held.sum()) == float(host.sum())  # moved here
+    with dnp.config.set(client_work_bytes="100 kB"):
+        assert_eq(persisted(host) * 3 + 1, host * 3 + 1)  # computed there, gathered
+    assert len(fetches) == 1
+    assert bool(gathers_by_the_scheduler) == (direct is False)
+
+
 def test_cg_on_a_persisted_matrix_that_stays_computes_one_product_per_check(
     client, cluster, fetches, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1,8 +1,9 @@
-"""The embedded cluster's client sends host data to its workers, takes results back from
-them, and asks them for a check's partial results, directly: the scheduler carries none
-of those bytes and forwards none of those requests (its ``scatter``, ``gather`` and
-``broadcast`` handlers, counted in the scheduler's process, are never called), unlike a
-client the user made (distributed's default route, kept). Values are NumPy's."""
+"""The embedded cluster's client, and a client the user made of workers on this machine,
+send host data to the workers, take results back from them, and ask them for a check's
+partial results, directly: the scheduler carries none of those bytes and forwards none of
+those requests (its ``scatter``, ``gather`` and ``broadcast`` handlers, counted in the
+scheduler's process, are never called). A client made with ``direct_to_workers=False``
+keeps distributed's route (``_runtime/nearby_workers.py``). Values are NumPy's."""
 
 from __future__ import annotations
 
@@ -102,8 +103,16 @@ def test_a_worker_gone_sends_the_check_through_the_scheduler(
 
 
 # Last: the module's shared client stays the default client until the module ends.
-def test_a_users_client_keeps_distributeds_route(
+def test_a_users_client_of_workers_on_this_machine_moves_data_past_its_scheduler(
     shared_client: distributed.Client, distributed_scheduler: None
 ) -> None:
+    assert shared_client.direct_to_workers is None  # as a user makes it
+    assert send_and_take_back(shared_client) == dict.fromkeys(ROUTED, 0)
+
+
+def test_a_users_client_told_not_to_keeps_distributeds_route(
+    shared_client: distributed.Client, distributed_scheduler: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(shared_client, "direct_to_workers", False)
     counts = send_and_take_back(shared_client)
     assert counts["scatter"] >= 1 and counts["gather"] >= 1 and counts["broadcast"] >= 1

@@ -90,6 +90,7 @@ def test_parts_no_worker_computes_go_through_the_scheduler(
     a worker whose share is too large for its event loop answers ``None``."""
     x = persisted()
     workers = list(client.scheduler_info()["workers"])
+    monkeypatch.setattr(client, "direct_to_workers", False)  # asked with ``Client.run``
     monkeypatch.setattr(client, "run", lambda *args, **kwargs: dict.fromkeys(workers, reply))
     value, tasks = tasks_run(client, lambda: x.sum())
     monkeypatch.undo()
@@ -104,6 +105,7 @@ def test_a_failed_run_takes_the_scheduler_route(
     def lost(*args: Any, **kwargs: Any) -> Any:
         raise OSError("a worker went away")
 
+    monkeypatch.setattr(client, "direct_to_workers", False)  # asked with ``Client.run``
     monkeypatch.setattr(client, "run", lost)
     value, tasks = tasks_run(client, lambda: x.sum())
     monkeypatch.undo()
