@@ -28,7 +28,7 @@ from .._ir.random import RandomDraw
 from .._ir.stencil import Stencil
 from .._passes.pipeline import PassSettings, run_passes
 from .._runtime import annotations as runtime_annotations
-from .._runtime import config, placement
+from .._runtime import config, execution, placement
 from .._runtime import dask_arrays as da
 from .._runtime.distributed_internals import meta_of
 from . import (
@@ -48,7 +48,7 @@ from . import (
     selection,
     stencil,
 )
-from .inline_roots import inline_roots
+from .inline_roots import copy_client_values, inline_roots
 from .layers import Lowering
 
 lowering_table: dict[type, Lowering] = {  # node type -> lower_<node>
@@ -126,6 +126,8 @@ def lower_all(
     dependencies = {name: deps & layers.keys() for name, deps in dependencies.items()}
     graph = HighLevelGraph(layers, dependencies)
     roots = [stand_ins[expr.number] for expr in exprs]
+    if placed and execution.on_cluster():
+        graph = copy_client_values(graph, {root.name for root in roots})
     return [LoweredArray(graph, root.name, root.chunks, meta=meta_of(root)) for root in roots]
 
 

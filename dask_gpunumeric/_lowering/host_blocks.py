@@ -48,7 +48,13 @@ class _Placed:
 def worth_scattering(nbytes: int) -> bool:
     """Whether a client-held value of ``nbytes`` goes to the cluster scattered (a
     computation on a cluster now, and large enough to be worth a round trip)."""
-    return nbytes >= _SCATTER_BYTES and execution.on_cluster()
+    return not fits_in_a_graph(nbytes) and execution.on_cluster()
+
+
+def fits_in_a_graph(nbytes: int) -> bool:
+    """Whether ``nbytes`` of values held in the client may travel inside a graph (less
+    than a round trip's worth: above it, they are scattered)."""
+    return nbytes < _SCATTER_BYTES
 
 
 def scattered(

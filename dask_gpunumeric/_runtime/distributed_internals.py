@@ -234,11 +234,12 @@ def task_dependencies(task: Any) -> frozenset[Any]:
     return frozenset(task.dependencies)
 
 
-def graph_tasks(graph: Any) -> dict[Any, Any] | None:
+def graph_tasks(graph: Any, keys: Any = None) -> dict[Any, Any] | None:
     """The tasks of a (materialized) dask graph as dask's task objects, legacy tuples
-    converted; ``None`` where dask has no such objects."""
+    converted (``keys``: every key they may read, where some are not in ``graph``);
+    ``None`` where dask has no such objects."""
     convert = _task_spec("convert_legacy_graph")
-    return None if convert is None else dict(convert(dict(graph)))
+    return None if convert is None else dict(convert(dict(graph), keys))
 
 
 def without_aliases(tasks: dict[Any, Any], keep: set[Any]) -> dict[Any, Any]:

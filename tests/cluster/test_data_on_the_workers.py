@@ -21,6 +21,7 @@ import distributed
 import numpy
 import pytest
 from dask.core import flatten
+from dask.utils import key_split
 
 import dask_gpunumeric as dnp
 from dask_gpunumeric._runtime import data_moves, execution
@@ -181,7 +182,9 @@ def test_cg_on_a_persisted_matrix_that_stays_computes_one_product_per_check(
     client, cluster, fetches, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Per iteration on two workers: one computation on the cluster (the ``a @ p`` of
-    the check), at most 4 tasks per worker, the matrix never moved, results NumPy's."""
+    the check), at most 4 tasks per worker, the matrix never moved, the vector ``p``
+    (computed in the client) inside the product's tasks (no task of its own, nothing
+    moved between workers), results NumPy's."""
     a_host, b_host = spd(400)  # 1.28 MB: over the 100 kB limit below; b is 3.2 kB
     a, b = persisted(a_host), persisted(b_host)
     assert a.npartitions > 1
@@ -198,7 +201,7 @@ def test_cg_on_a_persisted_matrix_that_stays_computes_one_product_per_check(
             return _real(*collections, **options)
 
         monkeypatch.setattr(execution, name, recording)
-    per_iteration: list[tuple[list[str], Counter[str]]] = []
+    per_iteration: list[tuple[list[str], Counter[str], set[str], int]] = []
     expected = list(cg_steps(numpy, a_host, b_host, 6))
     with dnp.config.set(client_work_bytes="100 kB"):
         steps = cg_steps(dnp, a, b, 6)
@@ -207,14 +210,18 @@ def test_cg_on_a_persisted_matrix_that_stays_computes_one_product_per_check(
             with distributed.get_task_stream(client) as stream:
                 x = next(steps)
             per_worker = Counter(task["worker"] for task in stream.data)
-            per_iteration.append((list(computations), per_worker))
+            prefixes = {key_split(task["key"]) for task in stream.data}
+            parts = [part for task in stream.data for part in task["startstops"]]
+            transfers = sum(part["action"] == "transfer" for part in parts)
+            per_iteration.append((list(computations), per_worker, prefixes, transfers))
             assert_eq(x, expected[i], rtol=1e-9, atol=1e-11)
     moved = [array.name for array in fetches]  # the parts' results are gathered too
     assert a_name not in moved
     assert moved.count(b_name) == 1
-    for computed, per_worker in per_iteration[1:]:  # the first also computes r = b - a @ x
-        assert computed == ["persist"]
+    for computed, per_worker, prefixes, transfers in per_iteration[1:]:  # the first also
+        assert computed == ["persist"]  # computes r = b - a @ x
         assert per_worker and max(per_worker.values()) <= 4
+        assert prefixes == {"matmul"} and transfers == 0
 
 
 def test_threads_move_a_small_persisted_array_once(fetches) -> None:

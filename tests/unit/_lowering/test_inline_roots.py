@@ -1,5 +1,5 @@
-"""Random blocks drawn inside their one reader (``_lowering/inline_roots.py``),
-by structure (the tasks the optimized graph keeps, the owners they keep, what is left as
+"""Random blocks drawn inside their one reader and small client values copied into their
+readers (``_lowering/inline_roots.py``), by structure (the tasks the optimized graph keeps, the owners they keep, what is left as
 it is) and by equivalence (the optimized graph's values are the unoptimized one's)."""
 
 from __future__ import annotations
@@ -143,3 +143,73 @@ def test_what_stays_a_task_of_its_own(case: str) -> None:
         roots = {("randomdraw-a", 0): numpy.ones(3), ("randomdraw-a", 1): numpy.ones(3)}
     graph = two_layer_graph(reader, roots, **annotations)
     assert inline_roots(graph, keys) is graph
+
+
+# --- small client values copied into their readers (``copy_client_values``) -------------
+
+
+def value_and_readers(
+    value: numpy.ndarray, readers: int, blockwise: bool = False
+) -> tuple[HighLevelGraph, list[Any]]:
+    """A client value's layer (one block, ``copy`` of it, as ``lower_chunk_value`` makes
+    it) read by ``readers`` product-like tasks (a table of tasks, or dask's blockwise
+    layer), each ``value * i``; the readers' keys."""
+    import operator
+
+    name = "chunkvalue-test-1"
+    key = (name, 0)
+    value_layer = MaterializedLayer({key: (operator.methodcaller("copy"), value)})
+    if blockwise:
+        source = dask.array.from_array(numpy.arange(float(readers)), chunks=1, name="source")
+        read = dask.array.Array(
+            HighLevelGraph({name: value_layer}, {name: set()}), name, ((value.size,),),
+            dtype=value.dtype,
+        )  # fmt: skip
+        product = dask.array.blockwise(
+            lambda s, v: s * v[:1], "i", source, "i", read, "j", dtype=value.dtype,
+            concatenate=True,
+        )  # fmt: skip
+        graph = product.__dask_graph__()
+        return graph, list(product.__dask_keys__())
+    reader_layer = MaterializedLayer(
+        {("matmul-test-2", i): (operator.mul, key, float(i)) for i in range(readers)}
+    )
+    graph = HighLevelGraph(
+        {name: value_layer, "matmul-test-2": reader_layer},
+        {name: set(), "matmul-test-2": {name}},
+    )
+    return graph, [("matmul-test-2", i) for i in range(readers)]
+
+
+def test_a_small_client_value_is_copied_into_each_task_that_reads_it() -> None:
+    from dask_gpunumeric._lowering.inline_roots import copy_client_values
+
+    value = numpy.arange(1000.0)  # 8 kB, 4 readers: 32 kB in the graph
+    graph, keys = value_and_readers(value, 4)
+    copied = copy_client_values(graph, outputs={"matmul-test-2"})
+    assert set(copied.layers) == {"matmul-test-2"}
+    assert copied.dependencies == {"matmul-test-2": set()}
+    values = dask.get(dict(copied), keys)
+    assert all(numpy.array_equal(v, value * i) for i, v in enumerate(values))
+    assert all(
+        numpy.array_equal(a, b) for a, b in zip(values, dask.get(dict(graph), keys), strict=True)
+    )
+
+
+@pytest.mark.parametrize(
+    ("size", "readers", "outputs", "blockwise"),
+    [
+        (40_000, 4, {"matmul-test-2"}, False),  # 4 x 320 kB: over the scatter threshold
+        (1000, 4, {"matmul-test-2", "chunkvalue-test-1"}, False),  # persisted itself
+        (1000, 4, set(), True),  # a blockwise reader is not materialized for it
+    ],
+    ids=["copies too large", "an output", "blockwise reader"],
+)
+def test_a_client_value_stays_a_task_of_its_own(
+    size: int, readers: int, outputs: set[str], blockwise: bool
+) -> None:
+    from dask_gpunumeric._lowering.inline_roots import copy_client_values
+
+    graph, _ = value_and_readers(numpy.arange(float(size)), readers, blockwise)
+    assert "chunkvalue-test-1" in graph.layers
+    assert copy_client_values(graph, outputs) is graph
