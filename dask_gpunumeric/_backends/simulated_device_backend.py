@@ -122,7 +122,10 @@ class SimulatedDeviceArray(NDArrayOperatorsMixin):
     def __iter__(self) -> Any:
         return (_wrap(x) for x in self._data)
 
-    # Scalars cross to the host implicitly, as in CuPy (a synchronizing device read).
+    # Scalars cross to the host implicitly, as in CuPy (a synchronizing device read); not
+    # as an index: cupy.ndarray has no __index__ (cupy/cupy#5784: an implicit device read),
+    # so host[x] with a 0-d device integer x reaches __array__ and raises, and
+    # operator.index(x), range(x) and a_list[x] raise TypeError.
     def __bool__(self) -> bool:
         count_to_host(self._data.itemsize)
         return bool(self._data)
@@ -138,10 +141,6 @@ class SimulatedDeviceArray(NDArrayOperatorsMixin):
     def __complex__(self) -> complex:
         count_to_host(self._data.itemsize)
         return complex(self._data)
-
-    def __index__(self) -> int:
-        count_to_host(self._data.itemsize)
-        return self._data.__index__()
 
     # DLPack is an explicit export (``numpy.from_dlpack``): the simulated device's memory
     # is host memory, so it exports it as such (CuPy exports a CUDA buffer).

@@ -64,6 +64,18 @@ def test_scalars_cross_implicitly_as_in_cupy(device) -> None:
     assert chunk.item() == 2.5
 
 
+def test_a_device_integer_is_no_index_as_in_cupy(device) -> None:
+    """cupy.ndarray has no ``__index__`` (an implicit device read, cupy/cupy#5784): a 0-d
+    device integer indexing a host array reaches ``__array__``; ``int()`` still reads it."""
+    position = device.from_host(numpy.array(2))
+    with pytest.raises(TypeError, match="Implicit conversion"):
+        numpy.arange(5.0)[position]
+    for index in (lambda: [10, 20, 30][position], lambda: range(position)):
+        with pytest.raises(TypeError):
+            index()
+    assert numpy.arange(5.0)[int(position)] == 2.0
+
+
 def test_dask_drives_simulated_chunks(device) -> None:
     """dask's concatenate, tensordot, reductions and rechunk dispatch on the chunk type."""
     host = numpy.arange(24.0).reshape(4, 6)
