@@ -258,6 +258,8 @@ class _DeviceNamespace:
 
         def on_device(*args: Any, **kwargs: Any) -> Any:
             source = args[0] if args else next(iter(kwargs.values()), None)
+            if name in _TRANSFERS and _refused_sequence(source):
+                raise TypeError(_IMPLICIT_HOST_MESSAGE)
             from_host = name in _TRANSFERS and not isinstance(source, SimulatedDeviceArray)
             args, kwargs = _unwrap(args, allow_host), _unwrap(kwargs, allow_host)
             result = attribute(*args, **kwargs)
@@ -268,6 +270,37 @@ class _DeviceNamespace:
             return _wrap(result)
 
         return on_device
+
+
+def _refused_sequence(source: Any) -> bool:
+    """Whether ``cupy.asarray(source)`` raises CuPy's implicit-conversion ``TypeError``: a
+    list or tuple holding a device array, but not as a (nested) sequence of device arrays
+    of one shape, which CuPy concatenates on the device. Any other sequence CuPy hands to
+    ``numpy.array``, which asks each device array in it for ``__array__``: ``[x[0], 1.0]``
+    or ``[x.sum(), host_value]`` (cupy/_core/_routines_creation.pyx, ``array`` and
+    ``_compute_concat_info_impl``)."""
+    return _holds_device_array(source) and _stacked_shape(source) is None
+
+
+def _holds_device_array(value: Any) -> bool:
+    if isinstance(value, SimulatedDeviceArray):
+        return True
+    return isinstance(value, (list, tuple)) and any(_holds_device_array(x) for x in value)
+
+
+def _stacked_shape(value: Any) -> tuple[int, ...] | None:
+    """The shape of ``value`` stacked, if it is a device array or a non-empty (nested)
+    sequence of device arrays of one shape; else None."""
+    if isinstance(value, SimulatedDeviceArray):
+        return tuple(value.shape)
+    if not isinstance(value, (list, tuple)) or not value:
+        return None
+    shapes = {_stacked_shape(item) for item in value}
+    if len(shapes) != 1 or None in shapes:
+        return None
+    (shape,) = shapes
+    assert shape is not None
+    return (len(value), *shape)
 
 
 class _DeviceGenerator:

@@ -76,6 +76,21 @@ def test_a_device_integer_is_no_index_as_in_cupy(device) -> None:
     assert numpy.arange(5.0)[int(position)] == 2.0
 
 
+def test_asarray_takes_device_arrays_in_a_sequence_only_stacked_as_in_cupy(device) -> None:
+    """``cupy.asarray`` concatenates a (nested) sequence of device arrays of one shape on
+    the device; any other sequence holding one (with a scalar, a host array, another
+    shape) goes to ``numpy.array``, which asks it for ``__array__``."""
+    chunk = device.from_host(numpy.arange(3.0))
+    stacked = device.xp.asarray([chunk[0], chunk[2]])
+    numpy.testing.assert_array_equal(stacked.get(), [0.0, 2.0])
+    assert device.xp.array([[chunk, chunk]]).shape == (1, 2, 3)
+    for mixed in ([chunk[0], 1.0], [chunk, numpy.arange(3.0)], [chunk, chunk[:2]], ([chunk[0]], 2)):
+        for make in (device.xp.asarray, device.xp.array):
+            with pytest.raises(TypeError, match="Implicit conversion"):
+                make(mixed)
+    numpy.testing.assert_array_equal(device.xp.asarray([1.0, numpy.float64(2.0)]).get(), [1, 2])
+
+
 def test_dask_drives_simulated_chunks(device) -> None:
     """dask's concatenate, tensordot, reductions and rechunk dispatch on the chunk type."""
     host = numpy.arange(24.0).reshape(4, 6)
