@@ -362,6 +362,7 @@ def _brought(parts: list[Expr], moved: list[DaskData], backend: ChunkBackend) ->
     together here (no task of the cluster joins a part's blocks: one more task and a
     transfer between workers)."""
     arrays: tuple[Any, ...] = ()
+    values: list[Any] | None = None
     if parts:
         # Parts of blocks held in this process are computed in this thread, block by
         # block, as NumPy would: dask's threads, each calling a multithreaded BLAS,
@@ -369,12 +370,17 @@ def _brought(parts: list[Expr], moved: list[DaskData], backend: ChunkBackend) ->
         # on threads: 2.06 s on dask's threads, 1.30 s here).
         if any(_reads_cluster_data(part) for part in parts):
             lowered = lower_all(_with_values_held_here(parts), backend)
-            arrays = execution.persist(*lowered)
+            # Each block computed by the worker holding its inputs, where it can be (one
+            # message to each worker, no task); else persisted, then gathered below.
+            values = None if moved else data_moves.computed_where_held(*lowered)
+            if values is None:
+                arrays = execution.persist(*lowered)
         else:  # lowered for this process: nothing scattered to a cluster
             with execution.in_client():
                 lowered = lower_all(_with_values_held_here(parts), backend)
                 arrays = execution.persist(*lowered, synchronous=True)
-    values = data_moves.fetch(*arrays, *(node.array for node in moved))
+    if values is None:
+        values = data_moves.fetch(*arrays, *(node.array for node in moved))
     for node, value in zip((*parts, *moved), values, strict=True):
         chunk = backend.as_chunk(value).reshape(node.shape)
         if chunk.dtype != node.dtype:

@@ -19,7 +19,8 @@ import numpy
 from dask.array.dispatch import concatenate_lookup
 from dask.core import flatten
 
-from . import nearby_workers
+from . import config, nearby_workers, parts_in_place
+from . import distributed_internals as internals
 from .cluster import client_for_computation
 from .execution import own_layer
 from .scheduler_loss import check_connected, translated
@@ -61,6 +62,43 @@ def fetch(*arrays: Any) -> list[Any]:
             (value,) = dask.compute(array, scheduler="sync")
             result.append(value)
     return result
+
+
+def computed_where_held(*arrays: Any) -> list[Any] | None:
+    """The values of ``arrays`` (dask arrays of ours, not persisted: a check's products of
+    persisted blocks), each as one chunk in this process: every block of each computed by
+    the worker holding what it reads, with no task (``parts_in_place``: one message to
+    each worker and its reply, not a graph through the scheduler), and put together here;
+    ``None`` where one block cannot be computed so (the caller persists them and
+    fetches)."""
+    if config.get("progress"):
+        return None  # a bar follows the scheduler's tasks
+    client = client_for_computation()
+    keys = [list(flatten(array.__dask_keys__())) for array in arrays]
+    graph: dict[Any, Any] = {}
+    annotations: list[dict[str, Any]] = []
+    for array in arrays:
+        layered = array.__dask_graph__()
+        graph.update(layered)
+        annotations += [layer.annotations or {} for layer in layered.layers.values()]
+    held = {key: value for key, value in graph.items() if isinstance(value, distributed.Future)}
+    tasks = internals.graph_tasks(
+        {key: value for key, value in graph.items() if key not in held}, graph.keys()
+    )
+    if tasks is None:
+        return None
+    wanted = [key for flat in keys for key in flat]
+    check_connected(client)
+    with translated(client):
+        jobs = parts_in_place.jobs_for(client, {**tasks, **held}, wanted, annotations)
+        values = None if jobs is None else parts_in_place.computed_where_held(client, jobs)
+    if values is None:
+        return None
+    found = dict(zip(wanted, values, strict=True))
+    return [
+        _joined([found[key] for key in flat], array.chunks)
+        for array, flat in zip(arrays, keys, strict=True)
+    ]
 
 
 def _joined(blocks: list[Any], chunks: tuple[tuple[int, ...], ...]) -> Any:

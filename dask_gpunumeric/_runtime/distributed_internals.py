@@ -28,7 +28,7 @@ distributed": 2026.8.0 when this was written).
 | ``Client.scheduler_comm``, ``Scheduler.stream_comms``, ``Scheduler.client_comms``, ``Worker.batched_stream`` (``BatchedSend`` objects), ``BatchedSend.interval`` | the embedded cluster's messages leave at once instead of waiting up to 10 ms (client), 5 ms (scheduler to worker) and 2 ms (worker, scheduler to client) to be batched (``set_send_interval``, ``scheduler_send_streams``, ``worker_send_stream``, ``client_send_stream``: ``send_interval``) | 2024.1.0 | the streams keep distributed's intervals: a check on the embedded cluster costs a round trip of about 10 ms instead of 3 ms (``benchmarks/suite/check_overhead.py``) |
 | ``dask.base.collections_to_expr`` (undocumented: "users should not be required to interact with this function") | the expression ``dask.compute`` sends a scheduler, optimized, with its layers' annotations (owner placement), for a computation that asks for other keys than the collection's (``collections_expression``: ``execution.compute_finishing_here``) | 2025.1.0 | ``compute_finishing_here`` calls ``execution.compute`` (the aggregate task runs on the cluster: one more scheduling leg per check) |
 | ``Client.futures[key].status`` (``FutureState.status``), ``dask._task_spec.GraphNode``, its ``dependencies`` and ``__call__(values)``, ``Worker.data`` | a check's partial tasks read persisted keys this client holds finished futures of, and are computed by ``Client.run`` on the workers holding them (``futures_finished``, ``is_task``, ``task_dependencies``, ``run_task``: ``parts_in_place``) | 2024.1.0 (``GraphNode``: the task objects of dask 2024.12 and later, not read in an older release) | ``parts_in_place`` returns ``None``: the partial tasks go through the scheduler (a check costs about twice a bare round trip again) |
-| ``Client.rpc`` (its connection pool), the ``run`` handler of ``Worker`` (the message ``Client.run`` has the scheduler's ``broadcast`` forward: ``function``, ``args``, ``kwargs`` pickled by ``distributed.protocol.pickle.dumps``, ``wait``; the reply's ``status`` and ``result``) | a check's partial tasks sent to the workers straight from the client, not through the scheduler, where the client talks to its workers directly (``run_on_workers``: ``parts_in_place``) | 2024.1.0 | ``run_on_workers`` fails and ``parts_in_place`` asks through ``Client.run`` every time (one more hop each way: a check on the embedded cluster about 3 ms instead of 2.2-2.9 ms); make ``run_on_workers`` call ``Client.run`` |
+| ``Client.rpc`` (its connection pool: ``connect``, ``reuse``), the ``run`` handler of ``Worker`` (a coroutine function is awaited in the worker's event loop), ``Worker.executors["default"]`` (the thread pool its tasks run in: ``worker_thread_pool``) (the message ``Client.run`` has the scheduler's ``broadcast`` forward: ``function``, ``args``, ``kwargs`` pickled by ``distributed.protocol.pickle.dumps``, ``wait``; the reply's ``status`` and ``result``) | a check's partial tasks sent to the workers straight from the client, not through the scheduler, where the client talks to its workers directly (``run_on_workers``: ``parts_in_place``), those reading more than a few MiB run in the worker's thread pool | 2024.1.0 | ``run_on_workers`` fails and ``parts_in_place`` asks through ``Client.run`` every time (one more hop each way: a check on the embedded cluster about 3 ms instead of 2.2-2.9 ms); make ``run_on_workers`` call ``Client.run`` |
 | ``dask._task_spec.convert_legacy_graph``, ``Task`` (``func``, ``args``, ``kwargs``, ``substitute``) | a graph's tasks as dask's task objects, and a dependency-free task computed inside its one consumer as a nested task (``graph_tasks``, ``is_plain_task``, ``with_inlined``: ``_lowering/inline_roots.py``) | 2025.1.0 (the task objects of dask 2024.12 and later) | ``graph_tasks`` returns ``None``: every task stays a task of its own (Monte Carlo pi's random blocks are held between two tasks again) |
 | ``dask.array._array_expr._collection.from_graph`` (with ``array.query-planning`` on) | an expression array over a task graph's keys: what dask's own ``persist`` of an expression array returns (``expression_from_graph``: ``dask_arrays.for_user``, ``to_dask()``), and, with ``dask._task_spec.TaskRef`` (a reference to a key) as each block, one standing for a task-graph array without its tasks when a dask.array function is called on expressions (``expression_over_keys``: ``dask_arrays``); ``dask._task_spec.Alias`` (``target``): the result's aliases of those keys, read as the keys themselves (``without_aliases``: ``dask_arrays``) | 2025.1.0 | with query planning on, ``to_dask()`` and the reductions of ``dask_arrays`` raise ``NotImplementedError`` naming this row; with it off nothing changes |
 | ``dask.array._array_expr._io.FromGraph`` (subclassed: its ``_parameters``, ``operand``, ``_name``), ``dask._collections.new_collection``, ``Expr.__dask_annotations__`` (with ``array.query-planning`` on) | ``to_dask()`` of an annotated graph keeps its annotations: ``FromGraph`` drops its layers', our subclass gives them to the scheduler per key as dask's ``HLGExpr`` does (``expression_from_graph``: ``dask_arrays.for_user``) | 2026.7.1 (older releases not read) | ``expression_from_graph`` raises ``NotImplementedError`` naming this row for an annotated graph; make it call ``from_graph`` (the annotations of ``to_dask()`` arrays are then lost with query planning on) |
@@ -179,16 +179,23 @@ def run_on_workers(
 ) -> dict[str, Any]:
     """``client.run(function, *args, workers=workers)``, each worker's request sent to it
     by the client itself (the ``run`` message the scheduler's ``broadcast`` would forward):
-    one hop each way instead of two. Raises where a worker cannot be reached, every reply
-    has not come within ``timeout`` seconds (``TimeoutError``: a worker gone, whose address
-    distributed would try to connect to until its connect timeout), or a ``function``
-    raised (``RuntimeError`` with the worker's message): the caller takes another route."""
+    one hop each way instead of two. Raises where a worker cannot be reached within
+    ``timeout`` seconds (``TimeoutError``: a worker gone, whose address distributed would
+    try to connect to until its connect timeout) or a ``function`` raised
+    (``RuntimeError`` with the worker's message): the caller takes another route. A
+    reached worker's reply is waited for as long as ``function`` runs there."""
     message = {"function": dumps(function), "args": dumps(args), "kwargs": dumps({}), "wait": True}
     addresses = list(workers)
 
+    async def ask(address: str) -> Any:
+        # Reached first (the connection goes back to the client's pool, where the request
+        # takes it), then asked.
+        comm = await asyncio.wait_for(client.rpc.connect(address), timeout)
+        client.rpc.reuse(address, comm)
+        return await client.rpc(address).run(**message)
+
     async def replies() -> list[Any]:
-        requests = (client.rpc(address).run(**message) for address in addresses)
-        return await asyncio.wait_for(asyncio.gather(*requests), timeout)
+        return list(await asyncio.gather(*(ask(address) for address in addresses)))
 
     results: dict[str, Any] = {}
     for address, reply in zip(addresses, client.sync(replies), strict=True):
@@ -197,6 +204,11 @@ def run_on_workers(
             raise RuntimeError(f"running {function.__name__} on {address} failed: {text}")
         results[address] = reply["result"]
     return results
+
+
+def worker_thread_pool(worker: Any) -> Any:
+    """The executor ``worker`` runs its tasks in (``Worker.executors["default"]``)."""
+    return worker.executors["default"]
 
 
 def futures_finished(client: distributed.Client, keys: Iterable[Any]) -> bool:

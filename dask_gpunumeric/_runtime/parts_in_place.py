@@ -2,10 +2,14 @@
 
 A convergence check of arrays persisted on a cluster (``float(x.sum())``) is a few
 partial tasks, each reading one block some worker holds, and an aggregate that
-``execution.compute_finishing_here`` runs in the client. Sent through the scheduler the
-partial tasks cost a graph update, a task on each worker, their completion reports and a
-gather: on the embedded cluster of a 2-core machine about twice a bare
-``client.submit(...).result()`` round trip (``benchmarks/suite/check_overhead.py``).
+``execution.compute_finishing_here`` runs in the client; a solver's product with a small
+result (``a @ p`` of a persisted matrix) is a task per block of its result, each reading
+blocks one worker holds, joined in the client (``data_moves.computed_where_held``). Sent
+through the scheduler the tasks cost a graph update, a task on each worker, their
+completion reports and a gather: on the embedded cluster of a 2-core machine about twice
+a bare ``client.submit(...).result()`` round trip (``benchmarks/suite/check_overhead.py``);
+for CG's ``a @ p`` on a persisted 10,000 x 10,000 matrix, 41 ms where the workers' two
+products take 22 ms.
 
 Here each partial task, with the tasks of the graph it reads (a fused elementwise step
 before the sum), goes to every worker in one ``Client.run``; each worker computes the
@@ -17,22 +21,25 @@ on this machine, one made on a worker or with ``direct_to_workers=True``) sends
 each worker the same message itself and gets the reply straight back
 (``distributed_internals.run_on_workers``): about 2.2-2.9 ms a check on a 2-core machine
 instead of 3 ms (``benchmarks/suite/check_overhead.py``). Where that fails (a worker
-listed by the client up to two seconds ago and gone since, or no reply within
-``DIRECT_TIMEOUT``: a worker whose event loop is held), ``Client.run`` asks the workers the
-scheduler knows. Either way, the route is taken only when every input is a key this client
-holds a finished future of, no task is placed by ``resources`` or a strict ``workers``
-annotation (those run where the scheduler would put them), the parts are small graphs and each worker's inputs are in its
-memory and at most ``IN_LOOP_BYTES`` (the work runs in the worker's event loop; a replica
-of a block makes its part computed twice). When any part is computed by no worker (its
-inputs on two workers, spilled, lost, or still being computed), a worker's share is too
-large, or anything fails, the caller takes the scheduler's route for all of them, which
-raises what the tasks raise. The values are those of the same tasks on the same blocks.
-Through ``Client.run`` every worker is asked with no timeout of its own: a worker that
-does not answer holds the check as it would hold the scheduler's route.
+listed by the client up to two seconds ago and gone since, not reached within
+``DIRECT_TIMEOUT``), ``Client.run`` asks the workers the scheduler knows. Either way, the
+route is taken only when every input is a key this client holds a finished future of, no
+task is placed by ``resources`` or a strict ``workers`` annotation (those run where the
+scheduler would put them), the parts are small graphs and each worker's inputs are in its
+memory (a replica of a block makes its part computed twice). A worker computes its parts
+in its event loop when they read at most ``IN_LOOP_BYTES`` together (a sum of 4 MiB takes
+about a millisecond: the loop's other messages wait that long), else each in its thread
+pool, where its tasks run, the loop answering meanwhile. When any part is computed by no
+worker (its inputs on two workers, spilled, lost, or still being computed), or anything
+fails, the caller takes the scheduler's route for all of them, which raises what the
+tasks raise. The values are those of the same tasks on the same blocks. A reached worker
+is waited for with no timeout of its own: one that does not answer holds the check as it
+would hold the scheduler's route.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Collection
 from typing import Any
 
@@ -44,11 +51,11 @@ from .nearby_workers import reaches_workers_directly
 
 # A part's graph: the partial task and the tasks it reads, a few fused steps at most.
 MAX_PART_TASKS = 8
-# Inputs a worker reduces at most in its event loop (a sum of 4 MiB takes about a
-# millisecond: the loop's other messages wait that long); more take the scheduler's route.
+# Inputs a worker reads at most in its event loop (a sum of 4 MiB takes about a
+# millisecond: the loop's other messages wait that long); more go to its thread pool.
 IN_LOOP_BYTES = 4 << 20
-# A worker asked directly that has not answered by then (gone since the client last listed
-# its workers, or its event loop held) sends the check the scheduler's way.
+# A worker asked directly that has not been reached by then (gone since the client last
+# listed its workers) sends the check the scheduler's way.
 DIRECT_TIMEOUT = 1.0
 
 
@@ -89,8 +96,6 @@ def computed_where_held(client: distributed.Client, jobs: Jobs) -> list[Any] | N
             return None
     found: dict[Any, Any] = {}
     for values in replies.values():
-        if values is None:  # a worker's share too large for its event loop
-            return None
         found.update(values)
     if any(part not in found for part in jobs):
         return None
@@ -138,12 +143,12 @@ def _part_graph(graph: Any, part: Any) -> dict[Any, Any] | None:
     return tasks
 
 
-def compute_held_parts(jobs: Jobs, dask_worker: Any) -> dict[Any, Any] | None:
+async def compute_held_parts(jobs: Jobs, dask_worker: Any) -> dict[Any, Any]:
     """On a worker (``Client.run``, in its event loop, where it reads its data): the values
     of the parts whose inputs this worker holds in memory (a spilled input is not read
-    from disk here), each from its tasks and those inputs; ``None`` (the caller takes the
-    scheduler's route) when they are more than ``IN_LOOP_BYTES``: larger work is the
-    worker's thread pool's, in parallel."""
+    from disk here), each from its tasks and those inputs: here when they read at most
+    ``IN_LOOP_BYTES`` together, else each in the worker's thread pool (in parallel, as
+    its tasks)."""
     in_memory = getattr(dask_worker.data, "fast", dask_worker.data)  # zict.Buffer's, or a dict
     mine = {
         part: (tasks, {key: in_memory[key] for key in inputs})
@@ -153,9 +158,17 @@ def compute_held_parts(jobs: Jobs, dask_worker: Any) -> dict[Any, Any] | None:
     held = sum(
         getattr(value, "nbytes", 0) for _, inputs in mine.values() for value in inputs.values()
     )
-    if held > IN_LOOP_BYTES:
-        return None
-    return {part: _value(part, tasks, dict(inputs)) for part, (tasks, inputs) in mine.items()}
+    if held <= IN_LOOP_BYTES:
+        return {part: _value(part, tasks, dict(inputs)) for part, (tasks, inputs) in mine.items()}
+    loop = asyncio.get_running_loop()
+    pool = internals.worker_thread_pool(dask_worker)
+    values = await asyncio.gather(
+        *(
+            loop.run_in_executor(pool, _value, part, tasks, dict(inputs))
+            for part, (tasks, inputs) in mine.items()
+        )
+    )
+    return dict(zip(mine, values, strict=True))
 
 
 def _value(key: Any, tasks: dict[Any, Any], values: dict[Any, Any]) -> Any:

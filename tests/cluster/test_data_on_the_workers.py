@@ -24,7 +24,7 @@ from dask.core import flatten
 from dask.utils import key_split
 
 import dask_gpunumeric as dnp
-from dask_gpunumeric._runtime import data_moves, execution
+from dask_gpunumeric._runtime import data_moves, execution, parts_in_place
 from dask_gpunumeric.testing import assert_eq
 from tests.cluster.conftest import tasks_arrived
 
@@ -178,29 +178,39 @@ def test_values_come_from_the_workers_of_this_machine_directly(
     assert bool(gathers_by_the_scheduler) == (direct is False)
 
 
+@pytest.mark.parametrize("route", ["in place", "in place, asked through the scheduler", "tasks"])
 def test_cg_on_a_persisted_matrix_that_stays_computes_one_product_per_check(
-    client, cluster, fetches, monkeypatch: pytest.MonkeyPatch
+    client, cluster, fetches, monkeypatch: pytest.MonkeyPatch, route: str
 ) -> None:
-    """Per iteration on two workers: one computation on the cluster (the ``a @ p`` of
-    the check), at most 4 tasks per worker, the matrix never moved, the vector ``p``
-    (computed in the client) inside the product's tasks (no task of its own, nothing
-    moved between workers), results NumPy's."""
+    """Per iteration on two workers, the matrix never moved and results NumPy's: the
+    ``a @ p`` of the check computed by the workers holding the matrix's blocks, one
+    request to each and their replies, no task (``data_moves.computed_where_held``;
+    straight from the client, or through the scheduler's ``Client.run`` for a client made
+    with ``direct_to_workers=False``); where that cannot be, one computation through the
+    scheduler, at most 4 tasks per worker, the vector ``p`` (computed in the client)
+    inside the product's tasks (no task of its own, nothing moved between workers)."""
     a_host, b_host = spd(400)  # 1.28 MB: over the 100 kB limit below; b is 3.2 kB
     a, b = persisted(a_host), persisted(b_host)
     assert a.npartitions > 1
     # our blocks' name (to_dask() is a renaming expression with query planning on)
     a_name, b_name = (next(flatten(x.__dask_keys__()))[0] for x in (a, b))
+    if route == "tasks":
+        monkeypatch.setattr(parts_in_place, "jobs_for", lambda *args: None)
+    if route == "in place, asked through the scheduler":
+        monkeypatch.setattr(client, "direct_to_workers", False)
     computations: list[str] = []
-    for name in ("compute", "persist"):
-        real = getattr(execution, name)
+    for module, name in ((execution, "compute"), (execution, "persist"),
+                         (data_moves, "computed_where_held")):  # fmt: skip
+        real = getattr(module, name)
 
         def recording(
             *collections: Any, _real: Any = real, _name: str = name, **options: Any
         ) -> Any:
-            computations.append(_name)
-            return _real(*collections, **options)
+            result = _real(*collections, **options)
+            computations.append(_name if result is not None else f"{_name}: refused")
+            return result
 
-        monkeypatch.setattr(execution, name, recording)
+        monkeypatch.setattr(module, name, recording)
     per_iteration: list[tuple[list[str], Counter[str], set[str], int]] = []
     expected = list(cg_steps(numpy, a_host, b_host, 6))
     with dnp.config.set(client_work_bytes="100 kB"):
@@ -219,9 +229,13 @@ def test_cg_on_a_persisted_matrix_that_stays_computes_one_product_per_check(
     assert a_name not in moved
     assert moved.count(b_name) == 1
     for computed, per_worker, prefixes, transfers in per_iteration[1:]:  # the first also
-        assert computed == ["persist"]  # computes r = b - a @ x
-        assert per_worker and max(per_worker.values()) <= 4
-        assert prefixes == {"matmul"} and transfers == 0
+        if route == "tasks":  # computes r = b - a @ x
+            assert computed == ["computed_where_held: refused", "persist"]
+            assert per_worker and max(per_worker.values()) <= 4
+            assert prefixes == {"matmul"} and transfers == 0
+        else:
+            assert computed == ["computed_where_held"]
+            assert not per_worker
 
 
 def test_threads_move_a_small_persisted_array_once(fetches) -> None:

@@ -7,7 +7,10 @@ On a 2-worker ``LocalCluster`` of worker processes, with the small-work policy o
 
 from __future__ import annotations
 
+import asyncio
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 from typing import Any
 
@@ -70,28 +73,42 @@ def test_a_part_of_more_than_a_few_tasks_is_refused() -> None:
     assert parts_in_place._part_graph(long, ("step", len(long) - 1)) is None
 
 
-def test_a_share_too_large_for_a_workers_event_loop_is_refused(
+def summed_in(threads: list[str]) -> Any:
+    """``numpy.sum`` recording the name of the thread it runs in."""
+
+    def summed(block: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return block.sum()
+
+    return summed
+
+
+def test_a_share_too_large_for_a_workers_event_loop_runs_in_its_thread_pool(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     block = numpy.arange(1000.0)
-    jobs = {"part": ({"part": Task("part", numpy.sum, TaskRef("block"))}, frozenset({"block"}))}
-    worker = SimpleNamespace(data={"block": block})
-    assert parts_in_place.compute_held_parts(jobs, worker) == {"part": block.sum()}
-    assert parts_in_place.compute_held_parts(jobs, SimpleNamespace(data={})) == {}
-    monkeypatch.setattr(parts_in_place, "IN_LOOP_BYTES", block.nbytes - 1)
-    assert parts_in_place.compute_held_parts(jobs, worker) is None
+    threads: list[str] = []
+    task = Task("part", summed_in(threads), TaskRef("block"))
+    jobs = {"part": ({"part": task}, frozenset({"block"}))}
+    with ThreadPoolExecutor(1, thread_name_prefix="worker-pool") as pool:
+        worker = SimpleNamespace(data={"block": block}, executors={"default": pool})
+        nobody = SimpleNamespace(data={}, executors={"default": pool})
+        assert asyncio.run(parts_in_place.compute_held_parts(jobs, worker)) == {"part": block.sum()}
+        assert asyncio.run(parts_in_place.compute_held_parts(jobs, nobody)) == {}
+        monkeypatch.setattr(parts_in_place, "IN_LOOP_BYTES", block.nbytes - 1)
+        assert asyncio.run(parts_in_place.compute_held_parts(jobs, worker)) == {"part": block.sum()}
+    assert threads[0] == threading.current_thread().name  # the event loop's (asyncio.run)
+    assert threads[1].startswith("worker-pool")
 
 
-@pytest.mark.parametrize("reply", [{}, None], ids=["no part held", "a share refused"])
 def test_parts_no_worker_computes_go_through_the_scheduler(
-    client: Client, reply: Any, monkeypatch: pytest.MonkeyPatch
+    client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A part whose blocks no one worker holds (on two workers, spilled) is in no reply;
-    a worker whose share is too large for its event loop answers ``None``."""
+    """A part whose blocks no one worker holds (on two workers, spilled) is in no reply."""
     x = persisted()
     workers = list(client.scheduler_info()["workers"])
     monkeypatch.setattr(client, "direct_to_workers", False)  # asked with ``Client.run``
-    monkeypatch.setattr(client, "run", lambda *args, **kwargs: dict.fromkeys(workers, reply))
+    monkeypatch.setattr(client, "run", lambda *args, **kwargs: dict.fromkeys(workers, {}))
     value, tasks = tasks_run(client, lambda: x.sum())
     monkeypatch.undo()
     assert tasks and value == pytest.approx(HOST.sum(), rel=1e-12)
