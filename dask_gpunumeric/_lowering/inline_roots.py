@@ -19,9 +19,8 @@ a layer that had none takes those of the tasks it took in (their block's owner).
 A value computed in the client and read on a cluster (``ChunkValue``, under the scatter
 threshold: a solver's ``p`` in ``a @ p``) is one task holding it, run on some worker; the
 tasks that read it wait for that worker's report, and those of the other workers then
-fetch it (dense CG on a persisted 10,000 x 10,000 matrix, 2 workers: each iteration's
-products started 3.5-8 ms after it, the second worker's later still). It already travels
-inside the graph, so ``copy_client_values`` gives each task that reads it a copy of its
+fetch it (dense CG on a persisted matrix: at every iteration). It already travels inside
+the graph, so ``copy_client_values`` gives each task that reads it a copy of its
 own instead, where the copies together still fit in a graph
 (``host_blocks.fits_in_a_graph``) and its readers are tables of tasks (a product's, not
 dask's blockwise layers, which would be materialized for it): every worker starts at once.
@@ -192,6 +191,7 @@ def _with_copies(
     task: Any = (graph_tasks(value.mapping) or {}).get(key)
     if not is_plain_task(task) or task.dependencies:
         return None
+    nbytes = sum(int(getattr(arg, "nbytes", 0)) for arg in task.args)
     copied: dict[str, MaterializedLayer] = {}
     users = 0
     for reader in readers:
@@ -203,11 +203,12 @@ def _with_copies(
         if not all(is_plain_task(tasks[k]) for k in reading):
             return None  # an alias (a rename of the key) would become the call itself
         users += len(reading)
+        if not fits_in_a_graph(nbytes * users):
+            return None  # decided before the other readers are converted
         for k in reading:
             tasks[k] = with_inlined(tasks[k], {key: task})
         copied[reader] = MaterializedLayer(tasks, annotations=layers[reader].annotations)
-    nbytes = sum(int(getattr(arg, "nbytes", 0)) for arg in task.args)
-    return copied if fits_in_a_graph(nbytes * users) else None
+    return copied
 
 
 def _placed_table(layer: Any) -> bool:

@@ -7,9 +7,7 @@ result (``a @ p`` of a persisted matrix) is a task per block of its result, each
 blocks one worker holds, joined in the client (``data_moves.computed_where_held``). Sent
 through the scheduler the tasks cost a graph update, a task on each worker, their
 completion reports and a gather: on the embedded cluster of a 2-core machine about twice
-a bare ``client.submit(...).result()`` round trip (``benchmarks/suite/check_overhead.py``);
-for CG's ``a @ p`` on a persisted 10,000 x 10,000 matrix, 41 ms where the workers' two
-products take 22 ms.
+a bare ``client.submit(...).result()`` round trip (``benchmarks/suite/check_overhead.py``).
 
 Here each partial task, with the tasks of the graph it reads (a fused elementwise step
 before the sum), goes to every worker in one ``Client.run``; each worker computes the
