@@ -83,3 +83,29 @@ class Stencil(Expr):
     def is_stepped(self) -> bool:
         """Whether some axis has a step other than 1 (the write is a lattice, not a box)."""
         return any(step != 1 for step in self.steps)
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One write of a ``StencilChain``, in its base's coordinates: the cells
+    ``origin + steps * k`` (``k`` within ``extent``) get ``program`` of the cells at each
+    of ``offsets`` from them, read after the stages before it wrote."""
+
+    program: ScalarProgram
+    offsets: tuple[tuple[int, ...], ...]  # one per program input
+    origin: tuple[int, ...]
+    extent: tuple[int, ...]
+    steps: tuple[int, ...]
+
+
+class StencilChain(Expr):
+    """Written stencils of one base applied in a row, each reading what the ones before
+    wrote (a red-black iteration's four half-sweeps): the base with ``stages`` written in
+    order. One task per block runs them all on the block, fed once by ghost slabs as deep
+    as their reaches together (``_passes.chain_stencils``)."""
+
+    __slots__ = ("stages",)
+
+    def __init__(self, stages: tuple[Stage, ...], base: Expr, dtype: Any) -> None:
+        super().__init__(base.shape, dtype, (base,))
+        self.stages = stages

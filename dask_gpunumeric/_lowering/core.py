@@ -25,7 +25,7 @@ from .._ir.fused import FusedElementwise
 from .._ir.indexing import SetItem
 from .._ir.leaves import ChunkValue, DaskData
 from .._ir.random import RandomDraw
-from .._ir.stencil import Stencil
+from .._ir.stencil import Stencil, StencilChain
 from .._passes.pipeline import PassSettings, run_passes
 from .._runtime import annotations as runtime_annotations
 from .._runtime import config, execution, placement
@@ -177,6 +177,7 @@ BLOCK_ALIGNED = (
     Elementwise,
     FusedElementwise,
     Stencil,
+    StencilChain,
     SetItem,
     ir_leaves.Fill,
     ir_leaves.Arange,
@@ -210,7 +211,7 @@ def _place(
             (name, *index): (index, result.numblocks)
             for index in itertools.product(*map(range, result.numblocks))
         }
-    elif isinstance(node, Stencil) and name == stencil.slab_layer_name(node):
+    elif isinstance(node, Stencil | StencilChain) and name == stencil.slab_layer_name(node):
         grids = {array.name: array.numblocks for array in inputs}
         sources = {
             key: (tuple(block[1:]), grids[block[0]])

@@ -25,7 +25,7 @@ from typing import Any
 from dask.highlevelgraph import HighLevelGraph, MaterializedLayer
 
 from .._backends.base import ChunkBackend
-from .._ir.stencil import Stencil
+from .._ir.stencil import Stage, Stencil, StencilChain
 from .._kernels.boxes import (
     Box,
     Chunks,
@@ -43,6 +43,7 @@ from .._kernels.boxes import (
     slices,
 )
 from .._kernels.stencil_block import BlockPlan, StencilSpec, read_box, stencil_block
+from .._kernels.stencil_chain import ChainPlan, chain_block, chain_regions
 from .._kernels.stencil_lattice import lattice_block
 from .._kernels.stencil_sweeps import SweepPlan, sweep_regions, sweeps_block
 from .._runtime import dask_arrays as da
@@ -122,7 +123,7 @@ def wrapped(box: Box, shape: tuple[int, ...]) -> list[tuple[Box, tuple[int, ...]
     ]
 
 
-def slab_layer_name(node: Stencil) -> str:
+def slab_layer_name(node: Stencil | StencilChain) -> str:
     return f"{node.name}-slab"
 
 
@@ -134,11 +135,8 @@ def slab_sources(slabs: Any) -> dict[Any, Any]:
 class _Layers:
     """The two task tables of one stencil: slabs (deduplicated) and blocks."""
 
-    def __init__(self, node: Stencil, inputs: list[da.Array], backend: ChunkBackend) -> None:
+    def __init__(self, node: Any, inputs: list[da.Array], backend: ChunkBackend) -> None:
         self.node, self.inputs, self.backend = node, inputs, backend
-        self.spec = StencilSpec(
-            node.program, node.accesses, node.dtype, len(node.extent), node.steps
-        )
         self.edges = [boundaries(array.chunks) for array in inputs]
         self.slab_name = slab_layer_name(node)
         self.slabs: dict[Any, Any] = {}
@@ -179,7 +177,7 @@ class _Layers:
         origin = tuple(low for low, _ in written)
         plan = BlockPlan(box_shape(box), within, origin, copies_old, tuple(pieces))
         body = lattice_block if node.is_stepped else stencil_block
-        self.tasks[(node.name, *index)] = (body, self.backend, self.spec, plan, *keys)
+        self.tasks[(node.name, *index)] = (body, self.backend, spec_of(node), plan, *keys)
 
     def add_sweeps_block(self, index: tuple[int, ...], box: Box, written: Box) -> None:
         """A block of a multi-sweep stencil (one base, boxes in its coordinates): it
@@ -199,7 +197,49 @@ class _Layers:
             keys.append(self.piece(0, block, cut))
             pieces.append(cut)
         plan = SweepPlan(box, written, window, offsets, node.sweeps, tuple(pieces))
-        self.tasks[(node.name, *index)] = (sweeps_block, self.backend, self.spec, plan, *keys)
+        self.tasks[(node.name, *index)] = (sweeps_block, self.backend, spec_of(node), plan, *keys)
+
+    def add_chain_block(self, index: tuple[int, ...], box: Box) -> None:
+        """A block of a chain (one base): it receives the cells its writes read, the
+        reaches of all of them around its own block, and its own block whole."""
+        node = self.node
+        _, needed = chain_regions(node.stages, box, node.shape)
+        keys, pieces = [], []
+        for block in blocks_meeting(self.edges[0], needed):
+            cut = intersect(needed, block_box(self.edges[0], block))
+            keys.append(self.piece(0, block, cut))
+            pieces.append(cut)
+        plan = ChainPlan(node.shape, box, needed, tuple(pieces))
+        self.tasks[(node.name, *index)] = (
+            chain_block,
+            self.backend,
+            node.stages,
+            plan,
+            node.dtype,
+            *keys,
+        )
+
+    def array(self, chunks: Chunks) -> da.Array:
+        """The node's dask array: its inputs' layers, then the slabs, then the blocks."""
+        layers: dict[str, Any] = {}
+        dependencies: dict[str, Any] = {}
+        for array in self.inputs:
+            graph: Any = array.__dask_graph__()
+            layers.update(graph.layers)
+            dependencies.update(graph.dependencies)
+        names = {array.name for array in self.inputs}
+        layers[self.slab_name] = MaterializedLayer(self.slabs)
+        dependencies[self.slab_name] = names
+        layers[self.node.name] = MaterializedLayer(self.tasks)
+        dependencies[self.node.name] = names | {self.slab_name}
+        graph = HighLevelGraph(layers, dependencies)
+        meta = self.backend.meta(self.node.ndim, self.node.dtype)
+        return da.Array(graph, self.node.name, chunks, meta=meta)
+
+
+def spec_of(node: Stencil) -> StencilSpec:
+    """What every block of ``node`` computes (shared by its tasks)."""
+    return StencilSpec(node.program, node.accesses, node.dtype, len(node.extent), node.steps)
 
 
 def lower_stencil(node: Stencil, inputs: list[da.Array], backend: ChunkBackend) -> da.Array:
@@ -211,19 +251,28 @@ def lower_stencil(node: Stencil, inputs: list[da.Array], backend: ChunkBackend) 
             tables.tasks[(node.name, *index)] = (anchor.name, *index)
         else:
             tables.add_block(index, box, written)
-    layers: dict[str, Any] = {}
-    dependencies: dict[str, Any] = {}
-    for array in inputs:
-        graph: Any = array.__dask_graph__()
-        layers.update(graph.layers)
-        dependencies.update(graph.dependencies)
-    names = {array.name for array in inputs}
-    layers[tables.slab_name] = MaterializedLayer(tables.slabs)
-    dependencies[tables.slab_name] = names
-    layers[node.name] = MaterializedLayer(tables.tasks)
-    dependencies[node.name] = names | {tables.slab_name}
-    graph = HighLevelGraph(layers, dependencies)
-    return da.Array(graph, node.name, chunks, meta=backend.meta(node.ndim, node.dtype))
+    return tables.array(chunks)
 
 
-lowerings: dict[type, Lowering] = {Stencil: lower_stencil}
+def lower_chain(node: StencilChain, inputs: list[da.Array], backend: ChunkBackend) -> da.Array:
+    """One task per block of the base running every write of the chain on it; a block
+    no write reaches is the old block itself."""
+    (base,) = inputs
+    tables = _Layers(node, inputs, backend)
+    edges = boundaries(base.chunks)
+    for index in blocks_meeting(edges, tuple((0, n) for n in node.shape)):
+        box = block_box(edges, index)
+        if any(_writes_in(stage, box) for stage in node.stages):
+            tables.add_chain_block(index, box)
+        else:
+            tables.tasks[(node.name, *index)] = (base.name, *index)
+    return tables.array(base.chunks)
+
+
+def _writes_in(stage: Stage, box: Box) -> bool:
+    """Whether ``stage`` writes a cell of ``box``."""
+    extent = tuple((0, n) for n in stage.extent)
+    return not is_empty(lattice_indices(box, stage.origin, stage.steps, extent))
+
+
+lowerings: dict[type, Lowering] = {Stencil: lower_stencil, StencilChain: lower_chain}

@@ -16,7 +16,8 @@ by its text, so ``-0.0`` is not ``0.0``) over the same box under the same
 ``dask.annotate`` context are merged, at most ``max_sweeps`` deep and only while the halo
 stays within ``max_depth`` cells. Stepped stencils (red-black half-sweeps) are not
 merged: the sweeps' kernels dilate boxes, not lattices, and a red-black iteration
-alternates four different writes, which no chain of one repeats.
+alternates four different writes, which no chain of one repeats; ``chain_stencils``
+runs those, and other runs of different writes, one after another in one task.
 """
 
 from __future__ import annotations

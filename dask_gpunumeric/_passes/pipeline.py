@@ -9,6 +9,9 @@ pass                   switch (``gpunumeric.*``)     what it does
 ``exchange_halos``     ``halo`` (default true)       programs over shifted views -> ``Stencil``
 ``merge_sweeps``       ``halo-sweeps`` (default 8)   a loop's iterations of one written
                                                      ``Stencil`` -> one node of k sweeps
+``chain_stencils``     ``halo-sweeps`` (default 8)   other runs of written ``Stencil`` of
+                                                     one base (red-black's four writes)
+                                                     -> one ``StencilChain`` of <= k
 ====================== ============================= =========================================
 
 ``DASK_GPUNUMERIC__FUSION=false`` turns fusion off for a whole run (CI runs the parity
@@ -23,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .._ir.expr import Expr
+from .chain_stencils import chain_stencils
 from .exchange_halos import exchange_halos
 from .fuse_elementwise import fuse_elementwise
 from .merge_sweeps import merge_sweeps
@@ -50,5 +54,8 @@ def run_passes(roots: list[Expr], settings: PassSettings) -> list[Expr]:
         if settings.halo_sweeps > 1:
             roots = merge_sweeps(
                 roots, max_sweeps=settings.halo_sweeps, max_depth=settings.halo_max_depth
+            )
+            roots = chain_stencils(
+                roots, max_stages=settings.halo_sweeps, max_depth=settings.halo_max_depth
             )
     return roots

@@ -21,7 +21,10 @@ from dask_gpunumeric.testing import assert_eq
 
 
 def stencils_in(array: Any) -> list[Stencil]:
-    (root,) = run_passes([array._read()], pass_settings())
+    """The ``Stencil`` nodes ``exchange_halos`` makes of ``array`` (``halo-sweeps: 1``:
+    neither merged into sweeps nor chained)."""
+    with dnp.config.set(halo_sweeps=1):
+        (root,) = run_passes([array._read()], pass_settings())
     return [node for node in nodes_children_first([root]) if isinstance(node, Stencil)]
 
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import dask_gpunumeric as dnp
 from dask_gpunumeric._backends import compiled_loops, get_backend
-from dask_gpunumeric._ir.stencil import Stencil
+from dask_gpunumeric._ir.stencil import Stencil, StencilChain
 from dask_gpunumeric._kernels import stencil_sweeps
 from dask_gpunumeric._kernels.stencil_sweeps import sweeps_block
 from dask_gpunumeric._lowering.core import pass_settings
@@ -57,6 +57,12 @@ def sweeps_of(array: Any) -> list[int]:
     """The ``sweeps`` of every stencil node the passes make of ``array``, oldest first."""
     (root,) = run_passes([array._read()], pass_settings())
     return [node.sweeps for node in nodes_children_first([root]) if isinstance(node, Stencil)]
+
+
+def chains_of(array: Any) -> list[int]:
+    """The stages of every ``StencilChain`` the passes make of ``array``, oldest first."""
+    (root,) = run_passes([array._read()], pass_settings())
+    return [len(n.stages) for n in nodes_children_first([root]) if isinstance(n, StencilChain)]
 
 
 @pytest.fixture(autouse=True)
@@ -113,13 +119,15 @@ def test_different_programs_are_not_merged() -> None:
         return grid
 
     grid = run(dnp)
-    assert sweeps_of(grid) == [1] * 6
+    assert sweeps_of(grid) == []
+    assert chains_of(grid) == [6]  # chained instead (test_chain_stencils.py)
     assert_eq(grid, run(numpy))
 
 
 def test_stepped_stencils_are_not_merged() -> None:
     """A loop of one stepped write (the same lattice rewritten from its neighbours, ``k``
-    times) stays ``k`` nodes of one sweep: the sweeps' kernels dilate boxes, not lattices."""
+    times) is not merged into sweeps, whose kernels dilate boxes, not lattices: it is
+    chained (test_chain_stencils.py)."""
 
     def run(xp: Any) -> Any:
         grid = grid_of(xp, (21, 21), (7, 7))
@@ -128,7 +136,8 @@ def test_stepped_stencils_are_not_merged() -> None:
         return grid
 
     grid = run(dnp)
-    assert sweeps_of(grid) == [1] * 4
+    assert sweeps_of(grid) == []
+    assert chains_of(grid) == [4]
     assert_eq(grid, run(numpy))
 
 
