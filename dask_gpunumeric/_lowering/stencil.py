@@ -5,9 +5,9 @@ the new array), each base contributes the boxes the block's accesses read, cut a
 base's blocks. A cut that is a whole block is passed as that block's key (the own block,
 no copy); any other cut is a *slab task* (``block[-d:, :]``: a view, and the only data that
 crosses workers). Two layers: ``<name>-slab`` (the slabs) and ``<name>`` (one compute task
-per output block, ``stencil_block``, ``lattice_block`` for a stepped write or
-``sweeps_block`` for k sweeps; a block the write does not touch is the old block's key
-itself).
+per output block, ``stencil_block``, ``lattice_block`` for a stepped write,
+``sweeps_block`` for k sweeps or ``chain_block`` for a ``StencilChain``'s writes; a block
+the write does not touch is the old block's key itself).
 Works for any chunkings; when the bases are chunked like the output, the slabs are exactly
 the ghost cells. A read past a base's end (a roll's) wraps around: its slab is cut from
 the block at the other end and handed to the block task as lying past the end. A stepped
@@ -18,6 +18,7 @@ none is the old block's key.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import operator
 from typing import Any
@@ -177,7 +178,7 @@ class _Layers:
         origin = tuple(low for low, _ in written)
         plan = BlockPlan(box_shape(box), within, origin, copies_old, tuple(pieces))
         body = lattice_block if node.is_stepped else stencil_block
-        self.tasks[(node.name, *index)] = (body, self.backend, spec_of(node), plan, *keys)
+        self.tasks[(node.name, *index)] = (body, self.backend, self.spec, plan, *keys)
 
     def add_sweeps_block(self, index: tuple[int, ...], box: Box, written: Box) -> None:
         """A block of a multi-sweep stencil (one base, boxes in its coordinates): it
@@ -197,7 +198,14 @@ class _Layers:
             keys.append(self.piece(0, block, cut))
             pieces.append(cut)
         plan = SweepPlan(box, written, window, offsets, node.sweeps, tuple(pieces))
-        self.tasks[(node.name, *index)] = (sweeps_block, self.backend, spec_of(node), plan, *keys)
+        self.tasks[(node.name, *index)] = (sweeps_block, self.backend, self.spec, plan, *keys)
+
+    @functools.cached_property
+    def spec(self) -> StencilSpec:
+        """What every block of a ``Stencil`` computes: one object its tasks share (a
+        graph pickles it once)."""
+        node = self.node
+        return StencilSpec(node.program, node.accesses, node.dtype, len(node.extent), node.steps)
 
     def add_chain_block(self, index: tuple[int, ...], box: Box) -> None:
         """A block of a chain (one base): it receives the cells its writes read, the
@@ -235,11 +243,6 @@ class _Layers:
         graph = HighLevelGraph(layers, dependencies)
         meta = self.backend.meta(self.node.ndim, self.node.dtype)
         return da.Array(graph, self.node.name, chunks, meta=meta)
-
-
-def spec_of(node: Stencil) -> StencilSpec:
-    """What every block of ``node`` computes (shared by its tasks)."""
-    return StencilSpec(node.program, node.accesses, node.dtype, len(node.extent), node.steps)
 
 
 def lower_stencil(node: Stencil, inputs: list[da.Array], backend: ChunkBackend) -> da.Array:
