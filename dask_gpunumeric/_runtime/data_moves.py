@@ -76,8 +76,7 @@ def _moved_locally(
     persisted, of arrays split along their first axis only, from workers on this
     machine, on a cluster that does not require encrypted transfers; else ``None``."""
     if not (
-        config.get("local-moves")
-        and local_moves.available()
+        local_moves.available()
         and all(
             array.ndim >= 1
             and type(internals.meta_of(array)) is numpy.ndarray
