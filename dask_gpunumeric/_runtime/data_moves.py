@@ -19,7 +19,7 @@ import numpy
 from dask.array.dispatch import concatenate_lookup
 from dask.core import flatten
 
-from . import config, local_moves, nearby_workers, parts_in_place
+from . import config, nearby_workers, parts_in_place
 from . import distributed_internals as internals
 from .cluster import client_for_computation
 from .execution import own_layer
@@ -35,11 +35,10 @@ def workers_share_this_machine() -> bool:
 
 def fetch(*arrays: Any) -> list[Any]:
     """The values of the persisted dask ``arrays``, each as one chunk in this process:
-    their blocks sent by workers on this machine straight into them (``local_moves``),
-    else gathered from the workers that hold them (one exchange for all; straight from
-    the workers where ``nearby_workers.reaches_workers_directly``), or taken as they are
-    where they are held in this process (dask's local schedulers), and put together
-    here."""
+    their blocks gathered from the workers that hold them (one exchange for all; straight
+    from the workers where ``nearby_workers.reaches_workers_directly``), or
+    taken as they are where they are held in this process (dask's local schedulers),
+    and put together here."""
     keys = [list(flatten(array.__dask_keys__())) for array in arrays]
     blocks: list[list[Any]] = []
     for array, flat in zip(arrays, keys, strict=True):
@@ -50,9 +49,6 @@ def fetch(*arrays: Any) -> list[Any]:
         client = client_for_computation()
         check_connected(client)
         with translated(client):
-            moved = _moved_locally(client, arrays, blocks)
-            if moved is not None:
-                return moved
             direct = nearby_workers.reaches_workers_directly(client)
             values = client.gather(futures, direct=direct)
             gathered = dict(zip(futures, values, strict=True))
@@ -66,30 +62,6 @@ def fetch(*arrays: Any) -> list[Any]:
             (value,) = dask.compute(array, scheduler="sync")
             result.append(value)
     return result
-
-
-def _moved_locally(
-    client: distributed.Client, arrays: tuple[Any, ...], blocks: list[list[Any]]
-) -> list[Any] | None:
-    """The values of ``arrays``, their blocks sent by the workers straight into them
-    (``local_moves``), where that route serves them all: NumPy blocks, every one
-    persisted, of arrays split along their first axis only, from workers on this
-    machine, on a cluster that does not require encrypted transfers; else ``None``."""
-    if not (
-        local_moves.available()
-        and all(
-            array.ndim >= 1
-            and type(internals.meta_of(array)) is numpy.ndarray
-            and not array.dtype.hasobject
-            and all(len(sizes) == 1 for sizes in array.chunks[1:])
-            and all(isinstance(block, distributed.Future) for block in held)
-            for array, held in zip(arrays, blocks, strict=True)
-        )
-        and not getattr(client.security, "require_encryption", False)
-        and nearby_workers.workers_share_this_machine(client)
-    ):
-        return None
-    return local_moves.taken_from_owners(client, list(zip(arrays, blocks, strict=True)))
 
 
 def computed_where_held(*arrays: Any) -> list[Any] | None:

@@ -24,7 +24,7 @@ from dask.core import flatten
 from dask.utils import key_split
 
 import dask_gpunumeric as dnp
-from dask_gpunumeric._runtime import data_moves, execution, local_moves, parts_in_place
+from dask_gpunumeric._runtime import data_moves, execution, parts_in_place
 from dask_gpunumeric.testing import assert_eq
 from tests.cluster.conftest import tasks_arrived
 
@@ -176,132 +176,6 @@ def test_values_come_from_the_workers_of_this_machine_directly(
         assert_eq(persisted(host) * 3 + 1, host * 3 + 1)  # computed there, gathered
     assert len(fetches) == 1
     assert bool(gathers_by_the_scheduler) == (direct is False)
-
-
-@pytest.fixture
-def who_has_asked(cluster, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
-    """The keys of each ``who_has`` the scheduler answers (``client.gather`` asks it
-    before it fetches from the workers itself), in order."""
-    asked: list[Any] = []
-    real = cluster.scheduler.handlers["who_has"]
-
-    def counting(keys: Any = None) -> Any:
-        asked.append(keys)
-        return real(keys=keys)
-
-    monkeypatch.setitem(cluster.scheduler.handlers, "who_has", counting)
-    return asked
-
-
-def owners_of(array: Any, cluster: Any) -> set[str]:
-    """The workers holding blocks of ``array``."""
-    keys = {future.key for future in distributed.futures_of(array)}
-    return {worker.address for worker in cluster.workers.values() if keys & set(worker.data)}
-
-
-def test_a_move_takes_the_blocks_from_their_owners_without_asking_the_scheduler(
-    client, cluster, fetches, who_has_asked, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """NumPy blocks of ours sit on the owners of their positions (``placement``): each
-    owner is asked directly to send its blocks straight into the result
-    (``local_moves``), with no ``who_has`` of the scheduler first (a round trip to its
-    process on the embedded cluster) and no gather; other blocks (the simulated device's)
-    are gathered."""
-    sent: list[int] = []
-    real = local_moves._send
-    monkeypatch.setattr(
-        local_moves,
-        "_send",
-        lambda path, token, blocks: sent.append(len(blocks)) or real(path, token, blocks),
-    )
-    host = numpy.arange(60_000.0).reshape(300, 200)
-    held = persisted(host)
-    assert held.npartitions > 1
-    assert len(owners_of(held, cluster)) == 2
-    with dnp.config.set(client_work_bytes="64 MiB"):
-        assert float(held.sum()) == float(host.sum())
-        assert_eq(held * 2.0, host * 2.0)
-    assert len(fetches) == 1
-    on_host = type(held.to_dask()._meta) is numpy.ndarray
-    if on_host:
-        assert sent == [1, 1]  # one block from each owner
-        assert who_has_asked == []
-    else:
-        assert sent == []
-        assert len(who_has_asked) == 1
-
-
-def on_the_host(value: Any) -> numpy.ndarray:
-    """A fetched value as NumPy's (a simulated device's chunk copied explicitly)."""
-    return value if isinstance(value, numpy.ndarray) else value.get()
-
-
-MOVED = {
-    "float64-rows": (numpy.arange(60_000.0).reshape(300, 200), None),
-    "int32-vector-uneven": (numpy.arange(10_001, dtype=numpy.int32), ((3_000, 4_000, 3_001),)),
-    "complex-3d": ((numpy.arange(24_000) * (1 + 2j)).reshape(40, 30, 20), ((10, 30), 30, 20)),
-    "bool-rows": (numpy.arange(50_000).reshape(250, 200) % 3 == 0, ((100, 150), 200)),
-    "float32-columns": (numpy.arange(40_000, dtype=numpy.float32).reshape(200, 200), (200, 100)),
-}
-
-
-@pytest.mark.parametrize("name", MOVED)
-def test_moved_values_are_numpys(client, cluster, who_has_asked, name: str) -> None:
-    """Each dtype and chunking, sent straight into the result (blocks split along the
-    first axis only) or gathered (split along another): NumPy's values, dtype, shape."""
-    host, chunks = MOVED[name]
-    (held,) = dask.persist(dnp.array(host) if chunks is None else dnp.array(host, chunks=chunks))
-    distributed.wait(distributed.futures_of(held))
-    assert held.npartitions > 1
-    (value,) = data_moves.fetch(held.to_dask())
-    numpy.testing.assert_array_equal(on_the_host(value), host, strict=True)
-    rows_only = all(len(sizes) == 1 for sizes in held.to_dask().chunks[1:])
-    on_host = type(held.to_dask()._meta) is numpy.ndarray
-    assert (who_has_asked == []) == (rows_only and on_host)
-
-
-def test_a_sender_without_the_moves_token_is_refused(
-    client, cluster, who_has_asked, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Bytes that come without the move's token are not taken: the move gives up and the
-    blocks are gathered (the values NumPy's)."""
-    real = local_moves._send
-    monkeypatch.setattr(
-        local_moves, "_send", lambda path, token, blocks: real(path, bytes(len(token)), blocks)
-    )
-    host = numpy.arange(60_000.0).reshape(300, 200)
-    held = persisted(host)
-    (value,) = data_moves.fetch(held.to_dask())
-    numpy.testing.assert_array_equal(on_the_host(value), host, strict=True)
-    assert len(who_has_asked) == 1
-    monkeypatch.setattr(local_moves, "_send", real)  # the next move is not held up
-    (value,) = data_moves.fetch(persisted(host).to_dask())
-    numpy.testing.assert_array_equal(on_the_host(value), host, strict=True)
-    on_host = type(held.to_dask()._meta) is numpy.ndarray
-    assert len(who_has_asked) == (1 if on_host else 2)
-
-
-def test_a_block_away_from_its_owner_is_gathered_where_the_scheduler_says(
-    client, cluster, fetches, who_has_asked, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Where an owner does not hold a block (the scheduler placed it elsewhere, or it was
-    spilled), that block is gathered the scheduler's way; the values are the same."""
-    from dask_gpunumeric._runtime import placement
-
-    host = numpy.arange(60_000.0).reshape(300, 200)
-    held = persisted(host)
-    keys = {future.key for future in distributed.futures_of(held)}
-    real = placement.owner_position
-
-    def elsewhere(index: Any, grid: Any, workers: int) -> int:
-        return (real(index, grid, workers) + 1) % workers  # every block asked of the other
-
-    monkeypatch.setattr(placement, "owner_position", elsewhere)
-    with dnp.config.set(client_work_bytes="64 MiB"):
-        assert_eq(held * 2.0, host * 2.0)
-    assert len(fetches) == 1
-    assert len(who_has_asked) == 1
-    assert set(who_has_asked[0]) == keys
 
 
 @pytest.mark.parametrize("route", ["in place", "in place, asked through the scheduler", "tasks"])
