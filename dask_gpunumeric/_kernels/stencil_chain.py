@@ -41,13 +41,13 @@ from .stencil_sweeps import dilated
 
 @dataclass(frozen=True)
 class ChainPlan:
-    """One output block of a chain, boxes in the base's coordinates: the base's shape,
-    the block, the box the task receives (everything its writes read), and the box of
-    each piece (argument)."""
+    """One output block of a chain, boxes in the base's coordinates: the block, the box
+    the task receives (everything its writes read), the box within which each write
+    computes its cells (``chain_regions``), and the box of each piece (argument)."""
 
-    shape: tuple[int, ...]
     block: Box
     region: Box
+    writes: tuple[Box, ...]
     pieces: tuple[Box, ...]
 
 
@@ -73,8 +73,7 @@ def chain_block(
     """The output block ``plan`` describes (see the module docstring)."""
     pieces = list(zip(plan.pieces, arrays, strict=True))
     work = assembled(backend, pieces, plan.region, backend.xp.empty(box_shape(plan.region), dtype))
-    regions, _ = chain_regions(stages, plan.block, plan.shape)
-    for stage, box in zip(stages, regions, strict=True):
+    for stage, box in zip(stages, plan.writes, strict=True):
         extent = tuple((0, n) for n in stage.extent)
         indices = lattice_indices(box, stage.origin, stage.steps, extent)
         if is_empty(indices):

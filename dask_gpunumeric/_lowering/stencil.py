@@ -211,13 +211,13 @@ class _Layers:
         """A block of a chain (one base): it receives the cells its writes read, the
         reaches of all of them around its own block, and its own block whole."""
         node = self.node
-        _, needed = chain_regions(node.stages, box, node.shape)
+        writes, needed = chain_regions(node.stages, box, node.shape)
         keys, pieces = [], []
         for block in blocks_meeting(self.edges[0], needed):
             cut = intersect(needed, block_box(self.edges[0], block))
             keys.append(self.piece(0, block, cut))
             pieces.append(cut)
-        plan = ChainPlan(node.shape, box, needed, tuple(pieces))
+        plan = ChainPlan(box, needed, tuple(writes), tuple(pieces))
         self.tasks[(node.name, *index)] = (
             chain_block,
             self.backend,

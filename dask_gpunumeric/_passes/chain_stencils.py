@@ -23,6 +23,7 @@ from collections.abc import Callable
 
 from .._ir.expr import Expr
 from .._ir.stencil import Stage, Stencil, StencilChain
+from .merge_sweeps import writes_its_base_at_fixed_shifts
 from .rebuild import count_uses, keep, rebuild
 
 
@@ -41,7 +42,6 @@ def chain_stencils(roots: list[Expr], max_stages: int, max_depth: int) -> list[E
             uses[child.number] == 1
             and stages is not None
             and before.annotations == node.annotations
-            and before.dtype == node.dtype
             and len(stages) < max_stages
             and sum(map(reach, (*stages, stage))) <= max_depth
         ):
@@ -57,12 +57,9 @@ def as_stage(node: Expr) -> Stage | None:
     """``node`` as one stage of a chain, or None where it cannot be one."""
     if not (
         isinstance(node, Stencil)
-        and node.writes
+        and writes_its_base_at_fixed_shifts(node)
         and node.sweeps == 1
-        and len(node.children) == 1
         and node.dtype == node.children[0].dtype
-        and all(a.base == 0 and len(a.starts) == node.ndim for a in node.accesses)
-        and all(None not in a.starts for a in node.accesses)
     ):
         return None
     for access in node.accesses:

@@ -55,17 +55,27 @@ def is_sweepable(node: Stencil) -> bool:
     """A stencil writing into its one base, every read at a fixed shift of the output
     and inside the base, with steps of 1 (a box, not a lattice)."""
     return (
-        node.writes
+        writes_its_base_at_fixed_shifts(node)
         and not node.is_stepped
-        and len(node.children) == 1
-        and all(a.base == 0 and None not in a.starts for a in node.accesses)
-        and all(len(a.starts) == node.ndim for a in node.accesses)
         # no read wraps around the base (a roll's): sweeps read past the window only into
         # cells no sweep writes
         and all(
             0 <= start and start + extent <= n  # type: ignore[operator]
             for a in node.accesses
             for start, extent, n in zip(a.starts, node.extent, node.shape, strict=True)
+        )
+    )
+
+
+def writes_its_base_at_fixed_shifts(node: Stencil) -> bool:
+    """A stencil writing into its one base, every read of it at a fixed shift of the
+    written cell (no broadcast axis): a sweep's and a chain's link's first condition."""
+    return (
+        node.writes
+        and len(node.children) == 1
+        and all(
+            a.base == 0 and None not in a.starts and len(a.starts) == node.ndim
+            for a in node.accesses
         )
     )
 
