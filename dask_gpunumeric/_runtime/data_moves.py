@@ -10,7 +10,6 @@ user's), not across a network from a laptop (``nearby_workers``). This module mo
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 import dask
@@ -19,10 +18,11 @@ import numpy
 from dask.array.dispatch import concatenate_lookup
 from dask.core import flatten
 
-from . import config, nearby_workers, parts_in_place
+from . import config, nearby_workers, parts_in_place, worker_memory
 from . import distributed_internals as internals
 from .cluster import client_for_computation
 from .execution import own_layer
+from .partitioning import block_regions
 from .scheduler_loss import check_connected, translated
 
 
@@ -35,10 +35,11 @@ def workers_share_this_machine() -> bool:
 
 def fetch(*arrays: Any) -> list[Any]:
     """The values of the persisted dask ``arrays``, each as one chunk in this process:
-    their blocks gathered from the workers that hold them (one exchange for all; straight
-    from the workers where ``nearby_workers.reaches_workers_directly``), or
-    taken as they are where they are held in this process (dask's local schedulers),
-    and put together here."""
+    their blocks read out of the memory of the workers on this machine holding them,
+    straight into place (``worker_memory``), else gathered from the workers that hold
+    them (one exchange for all; straight from the workers where
+    ``nearby_workers.reaches_workers_directly``), or taken as they are where they are
+    held in this process (dask's local schedulers), and put together here."""
     keys = [list(flatten(array.__dask_keys__())) for array in arrays]
     blocks: list[list[Any]] = []
     for array, flat in zip(arrays, keys, strict=True):
@@ -49,6 +50,9 @@ def fetch(*arrays: Any) -> list[Any]:
         client = client_for_computation()
         check_connected(client)
         with translated(client):
+            read = _read_from_worker_memory(client, arrays, blocks)
+            if read is not None:
+                return read
             direct = nearby_workers.reaches_workers_directly(client)
             values = client.gather(futures, direct=direct)
             gathered = dict(zip(futures, values, strict=True))
@@ -62,6 +66,29 @@ def fetch(*arrays: Any) -> list[Any]:
             (value,) = dask.compute(array, scheduler="sync")
             result.append(value)
     return result
+
+
+def _read_from_worker_memory(
+    client: distributed.Client, arrays: tuple[Any, ...], blocks: list[list[Any]]
+) -> list[Any] | None:
+    """The values of ``arrays`` read out of the workers' memory (``worker_memory``) where
+    that route serves them all: every block persisted, NumPy's chunks, workers on this
+    machine that the client talks to directly (one made with ``direct_to_workers=False``
+    keeps distributed's route), ``gpunumeric.local-moves`` on; else ``None``."""
+    if not (
+        config.get("local-moves")
+        and worker_memory.available()
+        and all(
+            type(internals.meta_of(array)) is numpy.ndarray
+            and not array.dtype.hasobject
+            and all(isinstance(block, distributed.Future) for block in held)
+            for array, held in zip(arrays, blocks, strict=True)
+        )
+        and nearby_workers.workers_share_this_machine(client)
+        and nearby_workers.reaches_workers_directly(client)
+    ):
+        return None
+    return worker_memory.read(client, list(zip(arrays, blocks, strict=True)))
 
 
 def computed_where_held(*arrays: Any) -> list[Any] | None:
@@ -109,15 +136,8 @@ def _joined(blocks: list[Any], chunks: tuple[tuple[int, ...], ...]) -> Any:
     if len(blocks) == 1:
         return blocks[0]
     if all(type(block) is numpy.ndarray for block in blocks):
-        shape = tuple(map(sum, chunks))
-        joined = numpy.empty(shape, dtype=blocks[0].dtype)
-        starts = [tuple(itertools.accumulate(sizes, initial=0)) for sizes in chunks]
-        indices = itertools.product(*(range(len(sizes)) for sizes in chunks))
-        for index, block in zip(indices, blocks, strict=True):
-            region = tuple(
-                slice(axis_starts[i], axis_starts[i + 1])
-                for axis_starts, i in zip(starts, index, strict=True)
-            )
+        joined = numpy.empty(tuple(map(sum, chunks)), dtype=blocks[0].dtype)
+        for region, block in zip(block_regions(chunks), blocks, strict=True):
             joined[region] = block
         return joined
     return _assembled(_nested(iter(blocks), tuple(map(len, chunks))), type(blocks[0]))

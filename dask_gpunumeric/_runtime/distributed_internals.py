@@ -29,6 +29,7 @@ distributed": 2026.8.0 when this was written).
 | ``dask.base.collections_to_expr`` (undocumented: "users should not be required to interact with this function") | the expression ``dask.compute`` sends a scheduler, optimized, with its layers' annotations (owner placement), for a computation that asks for other keys than the collection's (``collections_expression``: ``execution.compute_finishing_here``) | 2025.1.0 | ``compute_finishing_here`` calls ``execution.compute`` (the aggregate task runs on the cluster: one more scheduling leg per check) |
 | ``Client.futures[key].status`` (``FutureState.status``), ``dask._task_spec.GraphNode``, its ``dependencies`` and ``__call__(values)``, ``Worker.data`` | a check's partial tasks read persisted keys this client holds finished futures of, and are computed by ``Client.run`` on the workers holding them (``futures_finished``, ``is_task``, ``task_dependencies``, ``run_task``: ``parts_in_place``) | 2024.1.0 (``GraphNode``: the task objects of dask 2024.12 and later, not read in an older release) | ``parts_in_place`` returns ``None``: the partial tasks go through the scheduler (a check costs about twice a bare round trip again) |
 | ``Client.rpc`` (its connection pool: ``connect``, ``reuse``), the ``run`` handler of ``Worker`` (a coroutine function is awaited in the worker's event loop), ``Worker.executors["default"]`` (the thread pool its tasks run in: ``worker_thread_pool``) (the message ``Client.run`` has the scheduler's ``broadcast`` forward: ``function``, ``args``, ``kwargs`` pickled by ``distributed.protocol.pickle.dumps``, ``wait``; the reply's ``status`` and ``result``) | a check's partial tasks sent to the workers straight from the client, not through the scheduler, where the client talks to its workers directly (``run_on_workers``: ``parts_in_place``), those reading more than a few MiB run in the worker's thread pool | 2024.1.0 | ``run_on_workers`` fails and ``parts_in_place`` asks through ``Client.run`` every time (one more hop each way: a check on the embedded cluster about 3 ms instead of 2.2-2.9 ms); make ``run_on_workers`` call ``Client.run`` |
+| ``Server.handlers`` (a worker's operations by name; a handler whose first parameter is ``comm`` is given the connection and may write and read on it), ``distributed.core.Status.dont_reply`` (a handler's result that sends no reply), ``Worker.data``, ``Client.rpc`` (``connect``, ``reuse``) | a worker lends the addresses of its blocks to a reader on this machine and keeps them until it is done (``add_worker_handler``, ``no_reply``, ``worker_connection``, ``give_back_connection``: ``worker_memory``) | 2024.1.0 | ``worker_memory.read`` returns ``None`` (its plugin fails to register): moves into the client are gathered (8 MB from the embedded cluster: about 7-10 ms instead of 3) |
 | ``dask._task_spec.convert_legacy_graph``, ``Task`` (``func``, ``args``, ``kwargs``, ``substitute``) | a graph's tasks as dask's task objects, and a dependency-free task computed inside its one consumer as a nested task (``graph_tasks``, ``is_plain_task``, ``with_inlined``: ``_lowering/inline_roots.py``) | 2025.1.0 (the task objects of dask 2024.12 and later) | ``graph_tasks`` returns ``None``: every task stays a task of its own (Monte Carlo pi's random blocks are held between two tasks again) |
 | ``dask.array._array_expr._collection.from_graph`` (with ``array.query-planning`` on) | an expression array over a task graph's keys: what dask's own ``persist`` of an expression array returns (``expression_from_graph``: ``dask_arrays.for_user``, ``to_dask()``), and, with ``dask._task_spec.TaskRef`` (a reference to a key) as each block, one standing for a task-graph array without its tasks when a dask.array function is called on expressions (``expression_over_keys``: ``dask_arrays``); ``dask._task_spec.Alias`` (``target``): the result's aliases of those keys, read as the keys themselves (``without_aliases``: ``dask_arrays``) | 2025.1.0 | with query planning on, ``to_dask()`` and the reductions of ``dask_arrays`` raise ``NotImplementedError`` naming this row; with it off nothing changes |
 | ``dask.array._array_expr._io.FromGraph`` (subclassed: its ``_parameters``, ``operand``, ``_name``), ``dask._collections.new_collection``, ``Expr.__dask_annotations__`` (with ``array.query-planning`` on) | ``to_dask()`` of an annotated graph keeps its annotations: ``FromGraph`` drops its layers', our subclass gives them to the scheduler per key as dask's ``HLGExpr`` does (``expression_from_graph``: ``dask_arrays.for_user``) | 2026.7.1 (older releases not read) | ``expression_from_graph`` raises ``NotImplementedError`` naming this row for an annotated graph; make it call ``from_graph`` (the annotations of ``to_dask()`` arrays are then lost with query planning on) |
@@ -105,6 +106,8 @@ INTERNALS = (
     Internal("dask.base", "collections_to_expr"),
     Internal("distributed.Client", "rpc"),
     Internal("distributed.Worker", "run"),
+    Internal("distributed.Worker", "handlers"),
+    Internal("distributed.core.Status", "dont_reply"),
     Internal("distributed.client.FutureState", "status"),
     Internal("dask", "_task_spec"),
     Internal("dask._task_spec", "GraphNode"),
@@ -204,6 +207,30 @@ def run_on_workers(
             raise RuntimeError(f"running {function.__name__} on {address} failed: {text}")
         results[address] = reply["result"]
     return results
+
+
+def add_worker_handler(worker: Any, name: str, handler: Callable[..., Any]) -> None:
+    """``worker`` answers messages whose ``op`` is ``name`` with ``handler`` (given the
+    connection first where its first parameter is ``comm``)."""
+    worker.handlers[name] = handler
+
+
+async def worker_connection(client: distributed.Client, address: str) -> Any:
+    """A connection to the worker at ``address`` from ``client``'s pool (made if none is
+    free): its own, to write and read messages on, until ``give_back_connection``."""
+    return await client.rpc.connect(address)
+
+
+def give_back_connection(client: distributed.Client, address: str, comm: Any) -> None:
+    """``comm`` (from ``worker_connection``, no message left unread on it) back to
+    ``client``'s pool."""
+    client.rpc.reuse(address, comm)
+
+
+def no_reply() -> Any:
+    """What a worker's handler returns to send no reply (it wrote its own on the
+    connection)."""
+    return distributed.core.Status.dont_reply
 
 
 def worker_thread_pool(worker: Any) -> Any:

@@ -18,7 +18,9 @@ The policy (``docs/partitioning.md`` has a table of its decisions):
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Iterator
 
 from dask.utils import parse_bytes
 
@@ -31,6 +33,7 @@ __all__ = [
     "Chunks",
     "ClusterShape",
     "block_count",
+    "block_regions",
     "current_cluster",
     "default_chunks",
     "split_evenly",
@@ -51,6 +54,14 @@ def split_evenly(length: int, parts: int) -> tuple[int, ...]:
     parts = max(1, min(parts, length))
     base, extra = divmod(length, parts)
     return tuple(base + 1 if i < extra else base for i in range(parts)) if length else (0,)
+
+
+def block_regions(chunks: Chunks) -> Iterator[tuple[slice, ...]]:
+    """Each block's slices of the whole array of ``chunks``, in C order of the blocks'
+    indices (the order of ``flatten(array.__dask_keys__())``)."""
+    starts = [tuple(itertools.accumulate(sizes, initial=0)) for sizes in chunks]
+    for index in itertools.product(*(range(len(sizes)) for sizes in chunks)):
+        yield tuple(slice(axis[i], axis[i + 1]) for axis, i in zip(starts, index, strict=True))
 
 
 def max_block_bytes(cluster: ClusterShape) -> int:
