@@ -27,6 +27,7 @@ from dask.core import flatten
 import dask_gpunumeric as dnp
 from dask_gpunumeric._runtime import data_moves, nearby_workers, worker_memory
 from dask_gpunumeric.testing import assert_eq
+from tests.cluster.test_data_on_the_workers import cg_steps, last, spd
 
 pytestmark = pytest.mark.skipif(
     not worker_memory.available(), reason="no process_vm_readv on this platform"
@@ -265,30 +266,12 @@ def test_a_solver_on_a_persisted_matrix_reads_it_once(
     """Dense CG on a matrix persisted on the workers: the placement rule moves it into the
     client once, read out of the workers' memory (NumPy's chunks; the simulated device's
     are gathered); the result equals NumPy's."""
-    rng = numpy.random.default_rng(5)
-    m = rng.random((200, 200))
-    a_host, b_host = m @ m.T / 200 + numpy.eye(200), rng.random(200)
-
-    def solve(np: Any, a: Any, b: Any) -> Any:
-        x = np.zeros_like(b)
-        r = b - a @ x
-        p = r.copy()
-        rsold = r @ r
-        for _ in range(5):
-            ap = a @ p
-            alpha = rsold / (p @ ap)
-            x = x + alpha * p
-            r = r - alpha * ap
-            rsnew = r @ r
-            float(np.sqrt(rsnew))
-            p = r + (rsnew / rsold) * p
-            rsold = rsnew
-        return x
-
+    a_host, b_host = spd(200)
     (a, b) = dask.persist(dnp.array(a_host), dnp.array(b_host))
     distributed.wait(distributed.futures_of([a, b]))
     with dnp.config.set(client_work_bytes="64 MiB"):
-        assert_eq(solve(dnp, a, b), solve(numpy, a_host, b_host), rtol=1e-10, atol=1e-12)
+        ours = last(cg_steps(dnp, a, b, 5))
+        assert_eq(ours, last(cg_steps(numpy, a_host, b_host, 5)), rtol=1e-10, atol=1e-12)
     if backend == "numpy":
         assert routes == {"read": 1, "asked": 1}  # the matrix and the vector, together
     else:  # the simulated device's chunks are not NumPy's: not read, gathered
