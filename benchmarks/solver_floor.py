@@ -83,29 +83,39 @@ class SolverFloor:
 
 def best_matvec(m: numpy.ndarray, v: numpy.ndarray, repeats: int) -> float:
     """The best of ``repeats`` timed ``m @ v`` (after one that touches the pages)."""
+    return min(timed_matvecs(m, v, repeats))
+
+
+def timed_matvecs(m: numpy.ndarray, v: numpy.ndarray, repeats: int) -> list[float]:
+    """The seconds of each of ``repeats`` timed ``m @ v`` (after one that touches the
+    pages)."""
     m @ v
     seconds = []
     for _ in range(repeats):
         start = time.perf_counter()
         m @ v
         seconds.append(time.perf_counter() - start)
-    return min(seconds)
+    return seconds
 
 
-def matvec_on_a_worker(rows: int, columns: int, repeats: int) -> float:
-    """``best_matvec`` of a random ``rows x columns`` float64 matrix made here (run on
+def matvecs_on_a_worker(rows: int, columns: int, repeats: int) -> list[float]:
+    """``timed_matvecs`` of a random ``rows x columns`` float64 matrix made here (run on
     each worker by ``Client.run``)."""
     generator = numpy.random.default_rng(rows)
-    return best_matvec(generator.random((rows, columns)), generator.random(columns), repeats)
+    return timed_matvecs(generator.random((rows, columns)), generator.random(columns), repeats)
 
 
 def workers_bandwidth(client: Any, n: int, repeats: int) -> float:
     """Bytes per second at which all of ``client``'s workers, at once, read an ``n x n``
-    matrix cut in row shares (each multiplies its share by a vector)."""
+    matrix cut in row shares (each multiplies its share by a vector, ``repeats`` times
+    in step with the others): the best repeat's slowest worker. A worker's own best
+    would be one the others were not running beside (two matrix-vector products on two
+    cores of this machine each run at about 60% of one alone)."""
     workers = list(client.scheduler_info(n_workers=-1)["workers"])
     rows = -(-n // len(workers))
-    seconds = client.run(matvec_on_a_worker, rows, n, repeats)
-    return 8 * rows * n * len(workers) / max(seconds.values())
+    seconds = client.run(matvecs_on_a_worker, rows, n, repeats)
+    slowest = [max(each) for each in zip(*seconds.values(), strict=True)]
+    return 8 * rows * n * len(workers) / min(slowest)
 
 
 def ours_per_iteration(client: Any, a: numpy.ndarray, b: numpy.ndarray, iterations: int,

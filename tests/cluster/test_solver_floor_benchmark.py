@@ -27,5 +27,21 @@ def test_every_figure_is_measured_and_ours_equals_numpy(embedded_cluster: None) 
     assert "x numpy" in text and "x floor" in text and "equal to numpy: True" in text
 
 
-def test_a_worker_times_its_own_share() -> None:
-    assert solver_floor.matvec_on_a_worker(200, 300, repeats=2) > 0
+def test_a_worker_times_each_product_of_its_own_share() -> None:
+    seconds = solver_floor.matvecs_on_a_worker(200, 300, repeats=3)
+    assert len(seconds) == 3 and all(each > 0 for each in seconds)
+
+
+def test_the_workers_bandwidth_is_their_slowest_in_the_best_repeat() -> None:
+    """Each repeat counts its slowest worker: a worker's best alone would be a product
+    the others were not running beside."""
+
+    class Client:
+        def scheduler_info(self, n_workers: int) -> dict:
+            return {"workers": {"a": {}, "b": {}}}
+
+        def run(self, function, *args):
+            return {"a": [1.0, 3.0], "b": [4.0, 2.0]}
+
+    rows = 5  # 10 rows over two workers
+    assert solver_floor.workers_bandwidth(Client(), 10, repeats=2) == 8 * rows * 10 * 2 / 3.0
