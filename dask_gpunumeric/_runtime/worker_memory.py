@@ -17,14 +17,18 @@ place in the result. ``python -m benchmarks.moves`` times both routes side by si
 (2 cores, read/gather: 8 MB in two blocks 0.42-0.57, 48 MB 0.29-0.45, one 8 KB block
 0.74-0.89).
 
-Only NumPy blocks (C-contiguous, no object dtype) of the size and dtype expected, only on
-Linux, only from workers on this machine (``nearby_workers``). Each worker also lends 16
-random bytes this process chose (the proof): read back first, they show that the process
-id names that very worker here (a worker in another PID namespace, a container, would
-name another process). Where anything fails (no worker plugin, a block not lent, the
-kernel refusing the read: ``EPERM`` under a ptrace policy, ``ENOSYS``, a wrong proof),
-nothing is returned and the caller gathers as before; a refusal is remembered per cluster,
-so it costs one request once. ``gpunumeric.local-moves: false`` gathers always.
+Only NumPy blocks (C-contiguous, of a plain dtype) of the size and dtype expected, only
+on Linux, only from workers on this machine (``nearby_workers``). Each worker also lends
+16 random bytes this process chose (the proof), read back before the blocks and after:
+they show that the process id names that very worker here (a worker in another PID
+namespace, a container, would name another process) and that it still held the blocks.
+Where anything fails, nothing is returned and the caller gathers as before: a worker not
+answering within ``REACH`` (every connection is then closed, so every worker lets its
+blocks go), a block not lent, a read failing for a reason of the moment (``ESRCH``). The
+kernel refusing (``EPERM`` under a ptrace policy, a sandbox; ``ENOSYS``) or a wrong proof
+is remembered per cluster, so it costs one request once; a worker without the handler
+has the plugin registered again at the next move. ``gpunumeric.local-moves: false``
+gathers always.
 """
 
 from __future__ import annotations
@@ -32,8 +36,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import errno
 import functools
 import itertools
+import logging
 import os
 import random
 import sys
@@ -46,10 +52,15 @@ from . import distributed_internals as internals
 from . import placement
 from .partitioning import block_regions
 
+logger = logging.getLogger(__name__)
+
 HANDLER = "gpunumeric_lend"
 # Seconds to reach a worker and have its answer (it answers at once, after unspilling any
 # block it spilled) before the caller gathers instead.
 REACH = 5.0
+# Seconds a worker holds the blocks it lent for a reader that has not said it is done (a
+# reader takes milliseconds; one stuck that long has its connection closed).
+HOLD = 60.0
 _PROOF_BYTES = 16
 
 
@@ -71,20 +82,25 @@ class _Lending:
 
     async def lend(self, comm: Any, keys: Any, proof: bytes) -> Any:
         """Answer on ``comm`` with this process's id, the address of a copy of ``proof``
-        and, for each of ``keys`` held here as a C-contiguous NumPy block, its position in
-        ``keys``, address, dtype and shape; keep them all referenced until the reader's
-        next message (or its connection closes), then send no reply."""
+        and, for each of ``keys`` held here as a C-contiguous NumPy block of a plain
+        dtype (no fields, no objects), its position in ``keys``, address, dtype and
+        shape; keep them all referenced until the reader's next message, its connection
+        closing, or ``HOLD`` seconds (then the connection is closed: the reader's "done"
+        fails, and it takes nothing it read); send no reply of the server's."""
         held = self.worker.data
         kept = [numpy.frombuffer(proof, dtype=numpy.uint8).copy()]
         lent = []
         for position, key in enumerate(keys):
             block = held[key] if key in held else None
             if type(block) is numpy.ndarray and block.flags.c_contiguous and block.size:
-                if not block.dtype.hasobject:
+                if block.dtype.fields is None and not block.dtype.hasobject:
                     kept.append(block)
                     lent.append((position, _address(block), block.dtype.str, block.shape))
         await comm.write({"pid": os.getpid(), "proof": _address(kept[0]), "lent": lent})
-        await comm.read()  # "done": until then ``kept`` holds every lent block
+        try:
+            await asyncio.wait_for(comm.read(), HOLD)  # "done": until then ``kept`` holds them
+        except Exception:  # noqa: BLE001 - a reader gone or stuck: let the blocks go
+            comm.abort()
         return internals.no_reply()
 
 
@@ -135,8 +151,8 @@ def read(client: distributed.Client, arrays: list[tuple[Any, list[Any]]]) -> lis
         _Clusters.refused.add(address)
     except _UnregisteredError:
         _Clusters.registered.discard(address)  # registered again at the next move
-    except Exception:  # noqa: BLE001, S110 - a worker not reached or gone: the gather decides
-        pass
+    except Exception:  # noqa: BLE001 - a worker not reached or gone: the gather decides
+        logger.debug("worker memory not read; gathering instead", exc_info=True)
     return None
 
 
@@ -174,21 +190,31 @@ def _registered(client: distributed.Client) -> bool:
 async def _asked(
     client: distributed.Client, workers: tuple[str, ...], keys: list[Any], proof: bytes
 ) -> list[tuple[str, Any, Any]]:
-    """Each worker's connection and answer to a request to lend ``keys``."""
-    comms: list[Any] = []
+    """Each worker's connection and answer to a request to lend ``keys``; where any
+    request fails or ``REACH`` passes, every connection is closed (a worker that lent lets
+    its blocks go) and given back to the pool, and the failure raised."""
+    comms: dict[str, Any] = {}
 
-    async def ask(address: str) -> tuple[str, Any, Any]:
-        comm = await internals.worker_connection(client, address)
-        comms.append(comm)
+    async def ask(address: str) -> Any:
+        comm = comms[address] = await internals.worker_connection(client, address)
         await comm.write({"op": HANDLER, "keys": keys, "proof": proof, "reply": True})
-        return address, comm, await comm.read()
+        return await comm.read()
 
-    try:
-        return list(await asyncio.wait_for(asyncio.gather(*map(ask, workers)), REACH))
-    except BaseException:
-        for comm in comms:
+    requests = [asyncio.ensure_future(ask(address)) for address in workers]
+    finished, unfinished = await asyncio.wait(requests, timeout=REACH)
+    for request in unfinished:
+        request.cancel()
+    await asyncio.gather(*unfinished, return_exceptions=True)
+    failures = [error for request in finished if (error := request.exception()) is not None]
+    if unfinished or failures:
+        for address, comm in comms.items():
             comm.abort()
-        raise
+            internals.give_back_connection(client, address, comm)
+        raise failures[0] if failures else TimeoutError(f"no answer within {REACH} s")
+    return [
+        (address, comms[address], request.result())
+        for address, request in zip(workers, requests, strict=True)
+    ]
 
 
 async def _done(client: distributed.Client, answers: list[tuple[str, Any, Any]]) -> None:
@@ -200,8 +226,7 @@ async def _done(client: distributed.Client, answers: list[tuple[str, Any, Any]])
                 await comm.write("done")
         except Exception:  # noqa: BLE001 - the worker is gone: nothing is held any more
             comm.abort()
-        else:
-            internals.give_back_connection(client, address, comm)
+        internals.give_back_connection(client, address, comm)
 
 
 def _lent(answer: Any) -> bool:
@@ -213,13 +238,17 @@ def _read_into_place(
     arrays: list[tuple[Any, list[Any]]], answers: list[Any], proof: bytes
 ) -> list[numpy.ndarray] | None:
     """The arrays, every block read from the worker that lent it into its place; ``None``
-    where a block was not lent as expected. Raises ``_UnregisteredError`` where a worker has
-    no handler, ``_RefusedError`` where a proof differs or a read fails."""
+    where a block was not lent as expected, or a read failed for a reason of the moment
+    (a worker gone: ``ESRCH``). Raises ``_UnregisteredError`` where a worker has no
+    handler, ``_RefusedError`` where a proof differs or the kernel refuses the reads."""
     lenders: dict[int, tuple[int, int, str, tuple[int, ...]]] = {}
     for answer in reversed(answers):  # of a block held twice, the first lender's
         if not _lent(answer):
             raise _UnregisteredError
-        if not _proven(answer["pid"], answer["proof"], proof):
+        found = _proof_read(answer["pid"], answer["proof"])
+        if found is None:
+            return None
+        if found != proof:
             raise _RefusedError
         for position, address, dtype, shape in answer["lent"]:
             lenders[position] = (answer["pid"], address, dtype, tuple(shape))
@@ -230,32 +259,42 @@ def _read_into_place(
         for region, _ in zip(block_regions(array.chunks), futures, strict=True):
             view = result[region]
             lender = lenders.get(next(positions))
+            if not view.size:
+                continue  # an empty block: nothing to read (none is lent)
             if lender is None or lender[2:] != (result.dtype.str, view.shape):
                 return None
             if not _copied(lender[0], lender[1], view):
-                raise _RefusedError
+                return None
         results.append(result)
+    # Each lender still the process that lent: none died, and none's id was reused, under
+    # the reads.
+    if any(_proof_read(answer["pid"], answer["proof"]) != proof for answer in answers):
+        return None
     return results
 
 
-def _proven(pid: int, address: int, proof: bytes) -> bool:
-    """Whether process ``pid`` here holds ``proof`` at ``address`` (a process not
-    readable holds nothing)."""
-    found = numpy.zeros(len(proof), dtype=numpy.uint8)
-    return _copied(pid, address, found) and found.tobytes() == proof
+def _proof_read(pid: int, address: int) -> bytes | None:
+    """The proof's bytes at ``address`` in process ``pid``; ``None`` where the read
+    failed for a reason of the moment (no such process: ``ESRCH``; ``EFAULT``)."""
+    found = numpy.zeros(_PROOF_BYTES, dtype=numpy.uint8)
+    return found.tobytes() if _copied(pid, address, found) else None
 
 
 def _copied(pid: int, address: int, destination: numpy.ndarray) -> bool:
     """Whether ``destination.nbytes`` bytes at ``address`` in process ``pid`` were read
     into ``destination`` (through a contiguous buffer where ``destination`` is a view that
-    is not contiguous)."""
+    is not contiguous). Raises ``_RefusedError`` where the kernel refuses this process
+    such reads (``EPERM``, ``EACCES``: a ptrace policy, a sandbox; ``ENOSYS``)."""
     if not destination.nbytes:
         return True
-    target = destination if destination.flags.c_contiguous else numpy.empty_like(destination)
+    contiguous = destination.flags.c_contiguous
+    target = destination if contiguous else numpy.empty(destination.shape, destination.dtype)
     function = _read_function()
     local = _IoVec(_address(target), target.nbytes)
     remote = _IoVec(address, target.nbytes)
     if function(pid, ctypes.byref(local), 1, ctypes.byref(remote), 1, 0) != target.nbytes:
+        if ctypes.get_errno() in (errno.EPERM, errno.EACCES, errno.ENOSYS):
+            raise _RefusedError
         return False
     if target is not destination:
         destination[...] = target
