@@ -337,8 +337,8 @@ def evaluate_here(
     namespace as NumPy would (no graph, no task, no thread pool: ``_kernels/in_process``),
     when the policy keeps it here; with the values of the nodes numbered in ``keep``
     computed on the way. Small persisted arrays it reads are moved here first, and its
-    products and reductions of arrays that stay where they are computed there, all
-    results together in one computation (``_walk``). ``None`` when it goes elsewhere,
+    products and reductions of arrays that stay where they are computed there (``_walk``,
+    ``_brought``). ``None`` when it goes elsewhere,
     has a node of a kind not evaluated here, or too many nodes (a loop's body: dask's
     threads here, fused)."""
     if not config.get("in-process-evaluation"):
@@ -357,31 +357,61 @@ def evaluate_here(
 
 
 def _brought(parts: list[Expr], moved: list[DaskData], backend: ChunkBackend) -> None:
-    """The moved arrays' values and the parts' results, remembered here: the parts
-    persisted, then their blocks and the moved arrays' gathered in one exchange and put
-    together here (no task of the cluster joins a part's blocks: one more task and a
-    transfer between workers)."""
-    arrays: tuple[Any, ...] = ()
-    values: list[Any] | None = None
-    if parts:
-        # Parts of blocks held in this process are computed in this thread, block by
-        # block, as NumPy would: dask's threads, each calling a multithreaded BLAS,
-        # oversubscribe the cores (40 CG iterations on a 10,000 x 10,000 matrix persisted
-        # on threads: 2.06 s on dask's threads, 1.30 s here).
-        if any(_reads_cluster_data(part) for part in parts):
-            lowered = lower_all(_with_values_held_here(parts), backend)
-            # Each block computed by the worker holding its inputs, where it can be (one
-            # message to each worker, no task); else persisted, then gathered below.
-            values = None if moved else data_moves.computed_where_held(*lowered)
-            if values is None:
-                arrays = execution.persist(*lowered)
-        else:  # lowered for this process: nothing scattered to a cluster
-            with execution.in_client():
-                lowered = lower_all(_with_values_held_here(parts), backend)
-                arrays = execution.persist(*lowered, synchronous=True)
-    if values is None:
-        values = data_moves.fetch(*arrays, *(node.array for node in moved))
-    for node, value in zip((*parts, *moved), values, strict=True):
+    """The moved arrays' values and the parts' results, remembered here: the moved arrays
+    first, then the parts in rounds, a part reading another part's result (a solver's
+    first ``a @ p``, ``p`` made from ``b - a @ x``) after it, so that each round is
+    computed where its blocks are (``data_moves.computed_where_held``) with what it reads
+    of this process's values inside."""
+    if moved:
+        values = data_moves.fetch(*(node.array for node in moved))
+        _remember(moved, values, backend)
+    while parts:
+        numbers = {part.number for part in parts}
+        below = {
+            part.number: {node.number for node in nodes_children_first(list(part.children))}
+            for part in parts
+        }
+        ready = [part for part in parts if not below[part.number] & numbers]
+        parts = [part for part in parts if below[part.number] & numbers]
+        _remember(ready, _parts_computed(ready, backend), backend)
+        _operands_computed_here(parts, backend)
+
+
+def _operands_computed_here(parts: list[Expr], backend: ChunkBackend) -> None:
+    """The operands of ``parts`` that read only values held here now (a solver's ``p``
+    once the ``a @ x`` it is made from came back) computed here and remembered, where the
+    eager evaluator can: each part then reads one value of this process, copied into its
+    tasks, and is computed where its blocks are; else it computes them on the cluster."""
+    unmoved = _Unmoved(backend, _limit("client-work-bytes"))
+    for part in parts:
+        for operand in part.children:
+            if in_process.remembered(operand) is None and not unmoved.reads_unmoved(operand):
+                computed = in_process.evaluate_here(operand, backend, set(), eager_limits())
+                if computed is not None:
+                    _remember([operand], [computed[0]], backend)
+
+
+def _parts_computed(parts: list[Expr], backend: ChunkBackend) -> list[Any]:
+    """The values of ``parts``, none reading another: each block computed by the worker
+    holding its inputs where it can be (one message to each worker, no task), else
+    persisted and gathered (no task of the cluster joins a part's blocks: one more task
+    and a transfer between workers)."""
+    if any(_reads_cluster_data(part) for part in parts):
+        lowered = lower_all(_with_values_held_here(parts), backend)
+        values = data_moves.computed_where_held(*lowered)
+        return values if values is not None else data_moves.fetch(*execution.persist(*lowered))
+    # Parts of blocks held in this process are computed in this thread, block by block,
+    # as NumPy would: dask's threads, each calling a multithreaded BLAS, oversubscribe the
+    # cores (40 CG iterations on a 10,000 x 10,000 matrix persisted on threads: 2.06 s on
+    # dask's threads, 1.30 s here).
+    with execution.in_client():
+        lowered = lower_all(_with_values_held_here(parts), backend)
+        return data_moves.fetch(*execution.persist(*lowered, synchronous=True))
+
+
+def _remember(nodes: list[Any], values: list[Any], backend: ChunkBackend) -> None:
+    """Each value of ``values`` (a chunk of ``backend``) remembered as its node's, read-only."""
+    for node, value in zip(nodes, values, strict=True):
         chunk = backend.as_chunk(value).reshape(node.shape)
         if chunk.dtype != node.dtype:
             chunk = chunk.astype(node.dtype)

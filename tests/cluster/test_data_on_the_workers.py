@@ -228,8 +228,14 @@ def test_cg_on_a_persisted_matrix_that_stays_computes_one_product_per_check(
     moved = [array.name for array in fetches]  # the parts' results are gathered too
     assert a_name not in moved
     assert moved.count(b_name) == 1
-    for computed, per_worker, prefixes, transfers in per_iteration[1:]:  # the first also
-        if route == "tasks":  # computes r = b - a @ x
+    first_computed, first_per_worker, _, _ = per_iteration[0]
+    if route != "tasks":
+        # The first check moves b, then computes a @ x where the blocks are, then p = b -
+        # a @ x here, then a @ p where the blocks are: two rounds, no task.
+        assert first_computed == ["computed_where_held", "computed_where_held"]
+        assert not first_per_worker
+    for computed, per_worker, prefixes, transfers in per_iteration[1:]:
+        if route == "tasks":
             assert computed == ["computed_where_held: refused", "persist"]
             assert per_worker and max(per_worker.values()) <= 4
             assert prefixes == {"matmul"} and transfers == 0
