@@ -83,7 +83,7 @@ def measure(megabytes: float, repeats: int) -> Move:
                 array = client.persist(dask.array.from_array(host, chunks=chunks))
             distributed.wait(distributed.futures_of(array))
             gc.collect()
-            blocks = array.npartitions
+            blocks = len(distributed.futures_of(array))
             with dask_gpunumeric.config.set(local_moves=on):
                 start = time.perf_counter()
                 (value,) = data_moves.fetch(array)

@@ -27,7 +27,6 @@ import dask.array as da
 import distributed
 import numpy
 import pytest
-from dask.core import flatten
 
 import dask_gpunumeric as dnp
 from dask_gpunumeric._runtime import data_moves, nearby_workers, worker_memory
@@ -212,7 +211,7 @@ def test_a_worker_that_does_not_answer_leaves_nothing_held(
     monkeypatch.setattr(worker_memory, "REACH", 0.5)
     host = numpy.arange(4000.0)
     array = persisted(client, host, (1000,))
-    keys = list(flatten(array.__dask_keys__()))
+    keys = [future.key for future in distributed.futures_of(array)]
     numpy.testing.assert_array_equal(moved(array), host)
     assert routes == {"not read": 1, "asked": 1, "gather": 1}
     assert not any(client.rpc.occupied.values())  # every connection given back
@@ -317,7 +316,7 @@ def test_the_workers_let_their_blocks_go_after_the_read(
         monkeypatch.setattr(worker_memory, "_read_into_place", broken)
     host = numpy.arange(4000.0)
     array = persisted(client, host, (1000,))
-    keys = list(flatten(array.__dask_keys__()))
+    keys = [future.key for future in distributed.futures_of(array)]
     numpy.testing.assert_array_equal(moved(array), host)
     assert routes["read" if not fails else "gather"] == 1
     assert sum(client.run(_held_refs, keys).values()) == len(keys)
