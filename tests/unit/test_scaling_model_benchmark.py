@@ -1,0 +1,103 @@
+"""The scaling model on points made from known parameters: the fit finds them, the check
+passes where the larger points follow them and fails where one does not, the halo
+structure's task count and the GPU prediction follow the library's layout."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+
+from benchmarks import scaling_model as model
+from benchmarks.weak_scaling import Point
+
+pytestmark = pytest.mark.benchmark
+
+LAYOUTS = {1: (1, 1), 2: (2, 1), 4: (2, 2), 8: (4, 2), 16: (4, 4), 32: (8, 4)}
+TRUE = model.Fit("stencil", cpu_per_operation=2e-3, scheduler_per_operation=0.5e-3,
+                 client=(1e-3, 0.1e-3), latency=1.5e-3, cores=2)  # fmt: skip
+
+
+def made_points(program: str = "stencil", iterations: int = 16) -> list[Point]:
+    """Points whose times, CPU and tasks follow ``TRUE`` and the halo structure exactly."""
+    points = []
+    for workers, grid in LAYOUTS.items():
+        tasks = model.stencil_tasks(grid, iterations) if program == "stencil" else 0.5
+        ops = tasks + (workers if program == "cg" else 0)
+        cpu = ops * TRUE.cpu_per_operation
+        points.append(Point(program, workers, 100 * workers, workers, grid, iterations,
+                            seconds=TRUE.here(workers, ops), tasks=tasks, graphs=0.2,
+                            scheduler=ops * TRUE.scheduler_per_operation,
+                            client=TRUE.client_at(workers),
+                            workers_cpu=cpu - ops * TRUE.scheduler_per_operation,
+                            moved=0.0, correct=True, oversubscribed=workers > 1))  # fmt: skip
+    return points
+
+
+@pytest.mark.parametrize("grid", [(1, 1), (2, 1), (1, 3), (2, 2), (4, 2), (3, 5), (8, 4)])
+def test_neighbour_pairs_are_the_blocks_at_distance_one(grid: tuple[int, int]) -> None:
+    blocks = list(itertools.product(range(grid[0]), range(grid[1])))
+    pairs = sum(a != b and max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1
+                for a in blocks for b in blocks)  # fmt: skip
+    assert model.neighbour_pairs(grid) == pairs
+
+
+def test_the_stencil_tasks_per_iteration_follow_the_groups_of_sweeps() -> None:
+    # 16 iterations, 8 merged: the boundary writes' group and two loop groups of a task
+    # per block and per neighbour pair, and a task per block for np.zeros
+    assert model.stencil_tasks((2, 2), 16) == ((4 + 12) * 3 + 4) / 16
+    assert model.stencil_tasks((1, 1), 16) == pytest.approx(0.25)
+    assert model.stencil_tasks((2, 2), 17) > model.stencil_tasks((2, 2), 16)  # a third group
+    assert model.stencil_tasks((8, 4), 1000, sweeps=64) < model.stencil_tasks((8, 4), 1000)
+
+
+@pytest.mark.parametrize("program", ["stencil", "cg"])
+def test_the_fit_finds_the_parameters_and_the_check_passes(program: str) -> None:
+    points = made_points(program)
+    fitted = model.fit(points, program, cores=2)
+    assert fitted.cpu_per_operation == pytest.approx(TRUE.cpu_per_operation)
+    assert fitted.scheduler_per_operation == pytest.approx(TRUE.scheduler_per_operation)
+    assert fitted.client == pytest.approx(TRUE.client)
+    assert fitted.latency == pytest.approx(TRUE.latency)
+    assert all(check.within and check.ratio == pytest.approx(1)
+               for check in model.checks(points, fitted))  # fmt: skip
+    text, ok = model.report(points, cores=2)
+    assert ok and text.count("(checked)") == 2
+
+
+def test_a_measured_point_off_the_model_fails_the_check() -> None:
+    points = made_points()
+    points[-1] = dataclasses.replace(points[-1], seconds=points[-1].seconds * 1.5)
+    text, ok = model.report(points, cores=2)
+    assert not ok and "OUTSIDE 25%" in text
+
+
+def test_the_fit_needs_two_points() -> None:
+    with pytest.raises(ValueError, match="two points"):
+        model.fit(made_points()[:1], "stencil", cores=2)
+
+
+def test_the_gpu_prediction_follows_the_librarys_layout_and_loses_efficiency() -> None:
+    assert model.gpu_layout(1) == (2, 1)  # 800 MB: two blocks under max-chunk-bytes.gpu
+    assert model.gpu_layout(1024) == (64, 32)
+    predictions = model.gpu_stencil(TRUE, (1, 64, 1024))
+    assert predictions[0].efficiency == 1
+    assert [p.workers for p in predictions] == [1, 64, 1024]
+    assert predictions[1].efficiency > predictions[2].efficiency
+    assert predictions[2].scheduler == pytest.approx(
+        predictions[2].operations * TRUE.scheduler_per_operation
+    )
+    fewer = model.gpu_stencil(TRUE, (1, 1024), sweeps=64)
+    assert fewer[1].operations < predictions[2].operations
+
+
+def test_the_command_reads_the_points_and_writes_the_report(tmp_path: Path, capsys) -> None:
+    document = {"cores": 2, "points": [dataclasses.asdict(p) for p in made_points()]}
+    (tmp_path / "scaling.json").write_text(json.dumps(document))
+    argv = ["--points", str(tmp_path / "scaling.json"), "--out", str(tmp_path / "model.md")]
+    assert model.main(argv) == 0
+    assert "1,024" in (tmp_path / "model.md").read_text()
+    assert "| 32 |" in capsys.readouterr().out
