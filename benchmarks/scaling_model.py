@@ -42,6 +42,7 @@ Run from the repository root::
 from __future__ import annotations
 
 import argparse
+import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -241,8 +242,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--points", type=Path, default=Path("docs/scaling/scaling.json"))
     parser.add_argument("--out", type=Path, help="also write the report here (Markdown)")
     args = parser.parse_args(argv)
-    import json
-
     cores = int(json.loads(args.points.read_text())["cores"])
     text, ok = report(load(args.points), cores)
     print(text)

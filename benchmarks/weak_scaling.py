@@ -42,6 +42,7 @@ It writes ``scaling.json``, ``scaling.md`` and ``scaling.png`` into ``--out``
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import os
@@ -85,7 +86,6 @@ class Point:
     program: str
     workers: int
     n: int
-    blocks: int
     grid: tuple[int, ...]
     iterations: int
     seconds: float
@@ -97,6 +97,10 @@ class Point:
     moved: float
     correct: bool
     oversubscribed: bool
+
+    @property
+    def blocks(self) -> int:
+        return math.prod(self.grid)
 
 
 def size(program: str, workers: int) -> int:
@@ -172,7 +176,9 @@ def _stencil_run(np: Any, n: int, iterations: int) -> tuple[Callable[[], Any], t
     return (lambda: hold(stencil(np, n, iterations))), np.zeros((n + 2, n + 2)).numblocks
 
 
+@functools.lru_cache(maxsize=1)
 def _cg_inputs(n: int) -> tuple[numpy.ndarray, numpy.ndarray]:
+    """The system of order ``n``, made once for the expected result and every run."""
     return spd_system(n, seed=n)
 
 
@@ -244,8 +250,7 @@ def _point(program: str, workers: int, n: int, grid: tuple[int, ...], iterations
            before: _Sample, after: _Sample, moved: int, correct: bool) -> Point:  # fmt: skip
     per = 1 / iterations
     return Point(
-        program=program, workers=workers, n=n, blocks=math.prod(grid), grid=grid,
-        iterations=iterations,
+        program=program, workers=workers, n=n, grid=grid, iterations=iterations,
         seconds=(after.wall - before.wall) * per,
         tasks=(after.tasks - before.tasks) * per,
         graphs=(after.graphs - before.graphs) * per,
@@ -259,19 +264,20 @@ def _point(program: str, workers: int, n: int, grid: tuple[int, ...], iterations
 
 # --- the report -----------------------------------------------------------------------
 
-COLUMNS = (  # header, unit, how a point shows it
-    ("workers", "", lambda p: f"{p.workers}"),
-    ("n", "", lambda p: f"{p.n:,}"),
-    ("blocks", "", lambda p: f"{p.blocks}"),
-    ("ms/iteration", "", lambda p: f"{p.seconds * 1e3:.2f}"),
-    ("efficiency", "", lambda p: ""),  # filled from the one-worker point
-    ("tasks", "/it", lambda p: f"{p.tasks:.2f}"),
-    ("graphs", "/it", lambda p: f"{p.graphs:.3f}"),
-    ("scheduler CPU ms", "/it", lambda p: f"{p.scheduler * 1e3:.2f}"),
-    ("client CPU ms", "/it", lambda p: f"{p.client * 1e3:.2f}"),
-    ("workers CPU ms", "/it", lambda p: f"{p.workers_cpu * 1e3:.2f}"),
-    ("moved kB", "/it", lambda p: f"{p.moved / 1e3:.1f}"),
-    ("equal to NumPy", "", lambda p: "yes" if p.correct else "NO"),
+COLUMNS: tuple[tuple[str, Callable[[Point, float], str]], ...] = (
+    # header, how a point (and its efficiency) shows it
+    ("workers", lambda p, e: f"{p.workers}"),
+    ("n", lambda p, e: f"{p.n:,}"),
+    ("blocks", lambda p, e: f"{p.blocks}"),
+    ("ms/iteration", lambda p, e: f"{p.seconds * 1e3:.2f}"),
+    ("efficiency", lambda p, e: f"{e:.2f}"),
+    ("tasks/it", lambda p, e: f"{p.tasks:.2f}"),
+    ("graphs/it", lambda p, e: f"{p.graphs:.3f}"),
+    ("scheduler CPU ms/it", lambda p, e: f"{p.scheduler * 1e3:.2f}"),
+    ("client CPU ms/it", lambda p, e: f"{p.client * 1e3:.2f}"),
+    ("workers CPU ms/it", lambda p, e: f"{p.workers_cpu * 1e3:.2f}"),
+    ("moved kB/it", lambda p, e: f"{p.moved / 1e3:.1f}"),
+    ("equal to NumPy", lambda p, e: "yes" if p.correct else "NO"),
 )
 
 
@@ -286,12 +292,11 @@ def table(points: list[Point]) -> str:
     lines = []
     for program in dict.fromkeys(p.program for p in points):
         lines += [f"### {program}", "",
-                  "| " + " | ".join(h + u for h, u, _ in COLUMNS) + " |",
+                  "| " + " | ".join(header for header, _ in COLUMNS) + " |",
                   "|" + "---:|" * len(COLUMNS)]  # fmt: skip
         for point in (p for p in points if p.program == program):
-            cells = [show(point) for _, _, show in COLUMNS]
-            cells[4] = f"{efficiency(points, point):.2f}"
-            lines.append("| " + " | ".join(cells) + " |")
+            ratio = efficiency(points, point)
+            lines.append("| " + " | ".join(show(point, ratio) for _, show in COLUMNS) + " |")
         lines.append("")
     return "\n".join(lines)
 

@@ -57,9 +57,7 @@ def test_an_unknown_program_is_refused() -> None:
 
 
 def test_efficiency_is_the_one_worker_time_over_the_time() -> None:
-    one = weak_scaling.Point(
-        "stencil", 1, 128, 1, (1, 1), 4, 0.010, 1, 0.25, 0, 0, 0, 0, True, False
-    )
+    one = weak_scaling.Point("stencil", 1, 128, (1, 1), 4, 0.010, 1, 0.25, 0, 0, 0, 0, True, False)
     four = dataclasses.replace(one, workers=4, seconds=0.040)
     assert weak_scaling.efficiency([one, four], four) == pytest.approx(0.25)
     assert "| 4 | 128 | 1 | 40.00 | 0.25 |" in weak_scaling.table([one, four])

@@ -28,7 +28,7 @@ def made_points(program: str = "stencil", iterations: int = 16) -> list[Point]:
         tasks = model.stencil_tasks(grid, iterations) if program == "stencil" else 0.5
         ops = tasks + (workers if program == "cg" else 0)
         cpu = ops * TRUE.cpu_per_operation
-        points.append(Point(program, workers, 100 * workers, workers, grid, iterations,
+        points.append(Point(program, workers, 100 * workers, grid, iterations,
                             seconds=TRUE.here(workers, ops), tasks=tasks, graphs=0.2,
                             scheduler=ops * TRUE.scheduler_per_operation,
                             client=TRUE.client_at(workers),
