@@ -26,7 +26,9 @@ warm up):
 - ``tasks``: tasks the scheduler saw finish; ``graphs``: graphs the client sent it;
 - ``scheduler``, ``client``, ``workers``: CPU seconds of the scheduler's process, of this
   process and of all workers' processes together;
-- ``moved``: bytes moved between workers (each worker's incoming transfers).
+- ``moved``: bytes moved between workers (each worker's incoming transfers);
+- and, once per cluster before the runs, ``idle``: one idle worker's CPU per second (its
+  heartbeats and periodic callbacks), over ``IDLE_SECONDS``.
 
 On a machine with fewer cores than workers, the processes share the cores: the rows say
 so (``oversubscribed``), and ``docs/scaling.md`` says how the model reads them. Results
@@ -42,6 +44,7 @@ It writes ``scaling.json``, ``scaling.md`` and ``scaling.png`` into ``--out``
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import json
 import math
@@ -71,6 +74,7 @@ MIN_CHUNK_ELEMENTS = 4096
 # worker) and its vectors under it (32 KiB at 32): the layout of a large matrix, whose
 # products are computed where its blocks are and whose vectors are the client's.
 CLIENT_WORK_BYTES = {"stencil": 0, "cg": "64 KiB"}
+IDLE_SECONDS = 1.0
 COUNTS = "gpunumeric-weak-scaling"  # the scheduler plugin's name
 
 
@@ -97,6 +101,7 @@ class Point:
     moved: float
     correct: bool
     oversubscribed: bool
+    idle: float = 0.0  # one idle worker's CPU, seconds per second, before the runs
 
     @property
     def blocks(self) -> int:
@@ -217,9 +222,12 @@ def local_cluster(workers: int) -> Iterator[Any]:
         yield client, scheduler, processes
 
 
-def measure(program: str, workers: int, iterations: int, repeats: int) -> Point:
+def measure(
+    program: str, workers: int, iterations: int, repeats: int, halo_sweeps: int | None = None
+) -> Point:
     """``program`` on a fresh cluster of ``workers``: the run of median time among
-    ``repeats`` timed runs, after one to warm up."""
+    ``repeats`` timed runs, after one to warm up; ``halo_sweeps``, where given, sets
+    ``gpunumeric.halo-sweeps``."""
     import dask_gpunumeric
 
     n = size(program, workers)
@@ -230,8 +238,11 @@ def measure(program: str, workers: int, iterations: int, repeats: int) -> Point:
         local_cluster(workers) as (client, scheduler, processes),
         dask_gpunumeric.config.set(scheduler="distributed",
                                    client_work_bytes=CLIENT_WORK_BYTES[program],
-                                   min_chunk_elements=MIN_CHUNK_ELEMENTS),
+                                   min_chunk_elements=MIN_CHUNK_ELEMENTS,
+                                   **({} if halo_sweeps is None else
+                                      {"halo_sweeps": halo_sweeps})),
     ):  # fmt: skip
+        idle = _idle(processes)
         make(dask_gpunumeric, n, iterations)[0]()
         for _ in range(repeats):
             run, grid = make(dask_gpunumeric, n, iterations)
@@ -243,7 +254,14 @@ def measure(program: str, workers: int, iterations: int, repeats: int) -> Point:
             points.append(_point(program, workers, n, tuple(grid), iterations, before,
                                  after, moved, correct))  # fmt: skip
     points.sort(key=lambda point: point.seconds)
-    return points[len(points) // 2]
+    return dataclasses.replace(points[len(points) // 2], idle=idle)
+
+
+def _idle(workers: list[Any]) -> float:
+    """One idle worker's CPU seconds per second, the mean over ``workers``."""
+    start, cpu = time.perf_counter(), _cpu(workers)
+    time.sleep(IDLE_SECONDS)
+    return (_cpu(workers) - cpu) / (time.perf_counter() - start) / len(workers)
 
 
 def _point(program: str, workers: int, n: int, grid: tuple[int, ...], iterations: int,
@@ -338,6 +356,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--programs", default=",".join(PROGRAMS))
     parser.add_argument("--iterations", type=int, default=16)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--halo-sweeps", type=int, help="gpunumeric.halo-sweeps (default: its own)")
     parser.add_argument("--out", type=Path, default=Path("docs/scaling"))
     args = parser.parse_args(argv)
     programs = args.programs.split(",")
@@ -348,11 +367,11 @@ def main(argv: list[str] | None = None) -> int:
     points = []
     for program in programs:
         for workers in counts:
-            point = measure(program, workers, args.iterations, args.repeats)
+            point = measure(program, workers, args.iterations, args.repeats, args.halo_sweeps)
             points.append(point)
             print(f"{program:8} {workers:3} workers: {point.seconds * 1e3:8.2f} ms/it, "
                   f"{point.tasks:6.2f} tasks/it, scheduler {point.scheduler * 1e3:6.2f} ms/it, "
-                  f"client {point.client * 1e3:6.2f} ms/it"
+                  f"client {point.client * 1e3:6.2f} ms/it, an idle worker {point.idle:.1%} of a core"
                   f"{'' if point.correct else '  DIFFERS FROM NUMPY'}", flush=True)  # fmt: skip
     args.out.mkdir(parents=True, exist_ok=True)
     document = {"cores": os.cpu_count(), "iterations": args.iterations,

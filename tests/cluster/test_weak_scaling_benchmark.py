@@ -24,6 +24,14 @@ def test_the_stencil_on_two_workers_moves_slabs_between_its_two_blocks() -> None
     # ghost slabs, not blocks: less than a block's bytes per iteration
     assert 0 < point.moved < (point.n + 2) ** 2 * 8 / 2
     assert point.seconds > 0 and point.scheduler >= 0 and point.workers_cpu > 0
+    assert 0 < point.idle < 1
+
+
+def test_fewer_sweeps_merged_make_more_tasks() -> None:
+    default = weak_scaling.measure("stencil", workers=2, iterations=8, repeats=1)
+    halved = weak_scaling.measure("stencil", workers=2, iterations=8, repeats=1, halo_sweeps=4)
+    assert default.correct and halved.correct
+    assert halved.tasks > default.tasks
 
 
 def test_cg_on_two_workers_keeps_its_matrix_in_a_block_per_worker() -> None:
