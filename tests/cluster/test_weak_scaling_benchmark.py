@@ -27,7 +27,9 @@ def test_the_stencil_on_two_workers_moves_slabs_between_its_two_blocks() -> None
     assert 0 < point.idle < 1
 
 
-def test_fewer_sweeps_merged_make_more_tasks() -> None:
+def test_fewer_sweeps_merged_make_more_tasks(backend: str) -> None:
+    if backend != "numpy":
+        pytest.skip("the halo structure does not depend on the backend: one suffices")
     default = weak_scaling.measure("stencil", workers=2, iterations=8, repeats=1)
     halved = weak_scaling.measure("stencil", workers=2, iterations=8, repeats=1, halo_sweeps=4)
     assert default.correct and halved.correct
