@@ -9,13 +9,16 @@ are cached per cluster (scheduler address).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from .._runtime import config, execution
 from .._runtime.cluster import active_client
+from .._runtime.scheduler_loss import scheduler_timeout
 from . import cupy_backend
 
 LOCAL = "this process"
+_RETRY_PAUSE = 0.1  # seconds between probes while no worker answers (being restarted)
 
 
 class _Probe:
@@ -43,7 +46,7 @@ def _ask(where: str) -> tuple[str, str]:
     if where == LOCAL:
         seen = {LOCAL: _Probe.function()}
     else:
-        seen = execution.run_on_workers(_Probe.function) or {}
+        seen = _answers_of_workers()
     devices = sum(bool(answer) for answer in seen.values())
     name = "cupy" if seen and devices == len(seen) else "numpy"
     if where == LOCAL:
@@ -52,6 +55,23 @@ def _ask(where: str) -> tuple[str, str]:
             f"auto: no cluster yet, probed here: CuPy sees {'a' if devices else 'no'} device",
         )
     return name, f"auto: CuPy sees a device on {devices} of {len(seen)} worker(s) of {where}"
+
+
+def _answers_of_workers() -> dict[str, bool]:
+    """The probe's answer of each worker of the active client. Where none answered (each
+    worker lost while asked, and being restarted), asked again until one does, within
+    ``gpunumeric.scheduler-timeout``; then a ``RuntimeError`` says so."""
+    timeout = scheduler_timeout()
+    deadline = time.monotonic() + timeout
+    while not (seen := execution.run_on_workers(_Probe.function) or {}):
+        if time.monotonic() > deadline:
+            raise RuntimeError(
+                f"gpunumeric.backend 'auto': no worker answered the device probe within "
+                f"{timeout:g} s (gpunumeric.scheduler-timeout); set the backend "
+                "('numpy' or 'cupy') to skip the probe"
+            )
+        time.sleep(_RETRY_PAUSE)
+    return seen
 
 
 def forget_answers() -> None:

@@ -9,7 +9,9 @@ that arrive misaligned. Here each block is copied once into its own contiguous b
 scattered (``Client.scatter``, one call per worker) to the owner of its position
 (``_runtime/placement.py``), where every block-aligned task on it runs. The leaf keeps its
 futures for as long as it lives; they are scattered again when the workers changed or a
-worker holding one was lost (scattered data has no lineage to recompute it from).
+worker holding one was lost. Scattered data has no lineage to recompute it from: each
+block is kept in two copies on two workers (``execution.scatter_to``), so a worker lost
+in the middle of a computation loses none.
 
 Values under ``_SCATTER_BYTES`` stay inside the graph: a scatter is a round trip.
 """

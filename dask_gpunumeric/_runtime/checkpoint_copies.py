@@ -1,4 +1,5 @@
-"""On the scheduler: checkpoint keys keep two copies on two workers.
+"""On the scheduler: checkpoint keys, and blocks scattered from a client, keep two copies
+on two workers.
 
 Distributed's active memory manager (AMM) runs its ``ReduceReplicas`` policy every few
 seconds and drops the replicas of a key beyond the ones its waiting tasks need: left
@@ -79,6 +80,17 @@ def register(
     if manager is not None:  # without the extension nothing drops replicas
         policy_of(manager).keys.update(who_has)
     internals.register_scattered_data(dask_scheduler, who_has, nbytes, client)
+
+
+def keep_copies(keys: list[Any], dask_scheduler: Any = None) -> None:
+    """On the scheduler (``client.run_on_scheduler``): ``keys``, data scattered from a
+    client (no lineage either), keep ``COPIES`` replicas as checkpoint keys do. The AMM
+    runs once now (``run_once``: it asks for the second copies and returns), so the
+    blocks are held once for a transfer's time, not until its next run."""
+    manager = internals.amm_extension(dask_scheduler)
+    if manager is not None:
+        policy_of(manager).keys.update(keys)
+        manager.run_once()
 
 
 def policy_of(manager: Any) -> CheckpointCopies:

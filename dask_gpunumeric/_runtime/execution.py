@@ -23,7 +23,7 @@ import numpy
 from dask.core import flatten, get_dependencies
 from dask.utils import key_split
 
-from . import config, history, lineage, parts_in_place
+from . import checkpoint_copies, config, history, lineage, parts_in_place
 from . import distributed_internals as internals
 from .cluster import active_client, client_for_computation, in_worker_task
 from .nearby_workers import reaches_workers_directly
@@ -78,11 +78,14 @@ def scatter_to(
     blocks: dict[str | None, list[Any]],
 ) -> dict[str | None, list[distributed.Future]]:
     """Each worker's list of values, scattered to that worker (not broadcast; ``None``:
-    to any), on the client computations go to: futures in the same order."""
+    to any), on the client computations go to: futures in the same order. Scattered
+    data has no lineage: each value is kept in two copies on two workers, the second
+    asked for at once (``checkpoint_copies.keep_copies``), so one lost worker loses
+    none of it."""
     client = client_for_computation()
     check_connected(client)
     with translated(client):
-        return {
+        futures = {
             worker: client.scatter(
                 values,
                 workers=None if worker is None else [worker],
@@ -91,6 +94,9 @@ def scatter_to(
             )
             for worker, values in blocks.items()
         }
+        keys = [future.key for group in futures.values() for future in group]
+        client.run_on_scheduler(checkpoint_copies.keep_copies, keys=keys)
+    return futures
 
 
 def cluster_address() -> str:
@@ -260,9 +266,17 @@ def last_computed() -> tuple[Any, ...]:
 
 def run_on_workers(function: Callable[[], Any]) -> dict[str, Any] | None:
     """``function()`` on every worker of the active client (``client.run``), by address;
-    ``None`` when computations run locally or no cluster is up yet."""
+    ``None`` when computations run locally or no cluster is up yet. A worker lost while
+    it is asked (its connection closed: a killed worker the scheduler still listed) is
+    left out of the answers; what ``function`` raises on a worker is raised here."""
     client = active_client() if _wants_distributed() else None
-    return None if client is None else client.run(function)
+    if client is None:
+        return None
+    answers = client.run(function, on_error="return")
+    for answer in answers.values():
+        if isinstance(answer, Exception) and not isinstance(answer, OSError):
+            raise answer  # CommClosedError is an OSError (the worker gone), the rest are not
+    return {worker: a for worker, a in answers.items() if not isinstance(a, Exception)}
 
 
 def _wants_distributed() -> bool:

@@ -60,3 +60,46 @@ def test_without_a_cluster_the_probe_runs_here() -> None:
     seen = device_available()
     assert name == ("cupy" if seen else "numpy")
     assert f"probed here: CuPy sees {'a' if seen else 'no'} device" in how
+
+
+def test_a_worker_lost_while_probed_is_left_out(workers_cluster, tmp_path) -> None:
+    """The first worker to run the probe dies in it (a SIGKILL mid-broadcast, as the
+    chaos run's kills land): the other worker's answer decides, no error is raised
+    (it was ``CommClosedError`` from ``client.run`` before), and it is cached."""
+    marker = str(tmp_path / "died")
+
+    def dies_once() -> bool:
+        try:
+            os.close(os.open(marker, os.O_CREAT | os.O_EXCL))
+        except FileExistsError:
+            return False
+        os.kill(os.getpid(), 9)
+        return True  # not reached
+
+    choice._Probe.function = dies_once
+    try:
+        name, how = choice.auto_choice()
+    finally:
+        choice._Probe.function = device_available
+    assert os.path.exists(marker), "no worker ran the probe"
+    assert name == "numpy"
+    assert f"0 of 1 worker(s) of {workers_cluster.scheduler.address}" in how
+
+
+def test_what_the_probe_raises_on_a_worker_is_raised_here(workers_cluster, monkeypatch) -> None:
+    def broken() -> bool:
+        raise ValueError("probe broke")
+
+    monkeypatch.setattr(choice._Probe, "function", broken)
+    with pytest.raises(ValueError, match="probe broke"):
+        choice.auto_choice()
+
+
+def test_no_worker_answering_is_a_clear_error_in_bounded_time(workers_cluster, monkeypatch) -> None:
+    monkeypatch.setattr(choice.execution, "run_on_workers", lambda function: {})
+    with (
+        dnp.config.set(scheduler_timeout="0.5s"),
+        pytest.raises(RuntimeError, match="no worker answered the device probe within 0.5 s"),
+    ):
+        choice.auto_choice()
+    assert not choice._Probe.answers, "nothing cached"
