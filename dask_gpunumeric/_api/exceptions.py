@@ -5,6 +5,11 @@ from __future__ import annotations
 
 from .._runtime.cluster import EmbeddedClusterRestartedWarning
 from .._runtime.memory import ArrayMemoryError
-from .._runtime.scheduler_loss import SchedulerLostError
+from .._runtime.scheduler_loss import DataLostError, SchedulerLostError
 
-__all__ = ["ArrayMemoryError", "EmbeddedClusterRestartedWarning", "SchedulerLostError"]
+__all__ = [
+    "ArrayMemoryError",
+    "DataLostError",
+    "EmbeddedClusterRestartedWarning",
+    "SchedulerLostError",
+]

@@ -3,7 +3,6 @@ is persisted on the workers and only its per-block counts are computed to the cl
 
 from __future__ import annotations
 
-import dask
 import numpy
 
 from .._backends import get_backend
@@ -11,6 +10,7 @@ from .._ir.expr import Expr
 from .._ir.selection import FlatNonzero
 from .._lowering import lower
 from .._lowering.selection import block_true_counts
+from .._runtime import execution
 from .materialize import persist_expr
 
 
@@ -19,5 +19,5 @@ def flat_nonzero(mask: Expr) -> FlatNonzero:
     shape is known: the mask is persisted, its blocks are counted, nothing else moves."""
     backend = get_backend()
     persisted = persist_expr(mask)
-    (counts,) = dask.compute(block_true_counts(lower(persisted, backend), backend))
+    (counts,) = execution.compute(block_true_counts(lower(persisted, backend), backend))
     return FlatNonzero(persisted, tuple(int(c) for c in numpy.asarray(counts)))

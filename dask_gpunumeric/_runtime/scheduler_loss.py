@@ -65,14 +65,37 @@ def watched_get(client: distributed.Client) -> Any:
     return get
 
 
+class DataLostError(RuntimeError):
+    """Data a computation needs was lost with workers and cannot be recomputed."""
+
+
+def data_lost_error(error: BaseException) -> DataLostError:
+    """The error for futures the scheduler cancelled while it answers: what was lost,
+    why it cannot come back, what to do next."""
+    return DataLostError(
+        "the computation was cancelled: data it needs was lost with the workers that held "
+        "it and has no lineage to recompute it from: a lineage cut's blocks, held twice, "
+        "both copies lost before the active memory manager made a new one "
+        "(distributed.scheduler.active-memory-manager.interval), or data scattered from "
+        "the client. Arrays computed from it cannot be computed again: make them anew from "
+        "their source. A larger gpunumeric.checkpoint-every cuts lineage less often. "
+        f"distributed said: {error}"
+    )
+
+
 def wait_watched(client: distributed.Client, futures: list[distributed.Future]) -> None:
     """Wait for ``futures``; raise :class:`SchedulerLostError` when the scheduler stops
-    answering while they run."""
+    answering while they run, and :class:`DataLostError` when it cancels them while it
+    answers (what they need was lost for good)."""
     timeout = scheduler_timeout()
     while True:
         try:
             distributed.wait(futures, timeout=timeout)
             return
+        except concurrent.futures.CancelledError as error:
+            if client.status == "running" and scheduler_answers(client, timeout):
+                raise data_lost_error(error) from error
+            raise lost_error(_address(client), f"{type(error).__name__}: {error}") from error
         except TimeoutError:
             if not scheduler_answers(client, timeout):
                 raise lost_error(

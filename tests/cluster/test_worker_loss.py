@@ -164,3 +164,29 @@ def test_a_checkpoint_survives_two_losses_apart(client: Client) -> None:
         while _copies(client, futures) != {2} and time.monotonic() < deadline:
             time.sleep(0.2)
     numpy.testing.assert_array_equal(get_backend().to_host(cut.compute()), host * 2 + 1)
+
+
+def test_both_copies_of_a_checkpoint_lost_is_a_clear_error(client: Client) -> None:
+    """Both holders of a checkpoint's chunks killed at once (before the active memory
+    manager can copy them again): the values are gone for good, and computing from them
+    raises ``DataLostError`` (a ``RuntimeError`` saying what was lost and what to do)
+    in bounded time, not distributed's bare ``FuturesCancelledError``; the cluster then
+    computes new arrays as before."""
+    host = numpy.linspace(-1.0, 1.0, 30_000)
+    (array,) = execution.persist((dnp.asarray(host) * 2 + 1).to_dask())
+    (cut,) = execution.checkpoint(array)
+    assert cut.name != array.name, "the checkpoint was skipped (logged at INFO: why)"
+    del array
+    futures = futures_of(cut)
+    holders = set(client.who_has(futures[:1])[futures[0].key])
+    assert len(holders) == 2
+    pids = client.run(os.getpid, workers=sorted(holders))
+    for address, pid in pids.items():
+        os.kill(pid, signal.SIGKILL)
+        _KILLED.add(address)
+    start = time.monotonic()
+    with pytest.raises(dnp.DataLostError, match="lost with the workers that held it"):
+        execution.compute(cut.sum())
+    assert time.monotonic() - start < 60
+    _wait_settled(client)
+    assert_eq(dnp.asarray(host) * 2, host * 2)
