@@ -19,6 +19,7 @@ import contextlib
 import logging
 import os
 import sys
+import time
 import types
 import warnings
 from collections.abc import Iterator
@@ -27,6 +28,7 @@ from typing import Any
 
 import dask
 import distributed
+from distributed.deploy.spec import SpecCluster
 
 from . import config
 from .client_lookup import default_client
@@ -120,12 +122,53 @@ def start_local_cluster(spec: LocalClusterSpec) -> Any:
         if spec.gpus:
             from dask_cuda import LocalCUDACluster
 
-            gpu_cluster = with_scheduler_process(LocalCUDACluster, SCHEDULER_IMPORTS)
+            gpu_cluster = with_scheduler_process(
+                _scaling_down_gracefully(LocalCUDACluster), SCHEDULER_IMPORTS
+            )
             return gpu_cluster(
                 CUDA_VISIBLE_DEVICES=list(range(spec.gpus)), **common, **_device_spilling()
             )
-        cpu_cluster = with_scheduler_process(distributed.LocalCluster, SCHEDULER_IMPORTS)
+        cpu_cluster = with_scheduler_process(
+            _scaling_down_gracefully(distributed.LocalCluster), SCHEDULER_IMPORTS
+        )
         return cpu_cluster(n_workers=spec.workers, **common)
+
+
+class _GracefulScaleDown(SpecCluster):
+    """``scale(n)`` down retires the workers it drops gracefully (their data moved to the
+    others first), then drops them. distributed's own ``SpecCluster.scale`` asks the
+    scheduler to retire them under their spec names as if those were addresses, so it
+    retires none and the workers close with their data (dask/distributed#4069, #5577):
+    scattered data (host data, checkpoints' copies) is lost, the rest recomputed. The
+    newest workers go first, as distributed's; by ``memory=`` or ``cores=`` distributed's
+    way only."""
+
+    def scale(self, n: int = 0, memory: Any = None, cores: Any = None) -> Any:
+        client = _Embedded.client
+        if memory is None and cores is None and client is not None:
+            listed = [worker["name"] for worker in self.scheduler_info["workers"].values()]
+            if listed[n:]:
+                client.retire_workers(names=listed[n:])  # returns once retired
+                # distributed drops the spec entries of workers its scheduler no longer
+                # lists: these, once this cluster's view of it says they are gone.
+                _until_unlisted(self, set(listed[n:]))
+        return super().scale(n, memory=memory, cores=cores)
+
+
+def _scaling_down_gracefully(cluster_class: type) -> type:
+    """``cluster_class`` (a ``SpecCluster``) whose ``scale`` down is graceful."""
+    return type(cluster_class.__name__, (_GracefulScaleDown, cluster_class), {})
+
+
+def _until_unlisted(cluster: SpecCluster, names: set[Any]) -> None:
+    """Wait (``_RETIRE_TIMEOUT`` at most) until ``cluster``'s scheduler lists none of
+    the workers ``names``."""
+    deadline = time.monotonic() + _RETIRE_TIMEOUT
+    while time.monotonic() < deadline:
+        workers = cluster.scheduler_info["workers"].values()
+        if not names & {worker["name"] for worker in workers}:
+            return
+        time.sleep(0.01)
 
 
 def _transport(spec: LocalClusterSpec) -> dict[str, Any]:
@@ -322,6 +365,8 @@ def close_embedded() -> None:
 
 # A cluster that lost its scheduler may not close cleanly: give up on it after this long.
 _CLOSE_TIMEOUT = 10
+# Seconds a scale-down waits for the retired workers to leave the cluster's view.
+_RETIRE_TIMEOUT = 30
 
 # tornado logs the worker heartbeat callback that fails while its scheduler closes
 # (distributed's logging config gives "tornado.application" a level of its own).

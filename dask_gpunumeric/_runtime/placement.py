@@ -45,12 +45,13 @@ def current_workers() -> tuple[str, ...]:
     return workers_of(client)
 
 
-def workers_of(client: Any) -> tuple[str, ...]:
+def workers_of(client: Any, *, fresh: bool = False) -> tuple[str, ...]:
     """The addresses of ``client``'s workers, sorted, as its scheduler listed them at most
-    ``_REFRESH_SECONDS`` ago (a worker that joined since is not among them yet)."""
+    ``_REFRESH_SECONDS`` ago (a worker that joined since is not among them yet), or now
+    when ``fresh`` (the list lowering uses next is then this one too)."""
     address = client.scheduler.address
     cached = _Cache.workers.get(address)
-    if cached is None or time.monotonic() - cached[0] > _REFRESH_SECONDS:
+    if fresh or cached is None or time.monotonic() - cached[0] > _REFRESH_SECONDS:
         workers = tuple(sorted(client.scheduler_info(n_workers=-1).get("workers", {})))
         cached = _Cache.workers[address] = (time.monotonic(), workers)
     return cached[1]
