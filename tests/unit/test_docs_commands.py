@@ -28,7 +28,7 @@ NEEDS = {"gpu", "cluster", "github"}
 
 EXERCISED_BY = {
     "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/dgn-run examples/stencil.py --check -n 500 -i 20": ".ci/run: README command 1",
-    'python3 -m venv .venv && .venv/bin/pip install -e ".[test]" && .venv/bin/python -m pytest -n 2': ".ci/run: README command 2",
+    'python3 -m venv .venv && .venv/bin/pip install -e ".[test]" && .venv/bin/python -m pytest -n 2 -m "not slow"': ".ci/run: README command 2",
     "python3 -m venv .venv && .venv/bin/pip install -e .": ".ci/run: README command 1",
     ".venv/bin/dgn-run examples/stencil.py --check -n 500 -i 20": ".ci/run: stencil example on the $backend backend",
     '.venv/bin/pip install -e ".[notebook]"': ".ci/run: notebooks: pip install '.[notebook]'",
