@@ -8,10 +8,11 @@ size 122 MiB" at each convergence check of a solver), as strided views of one ho
 that arrive misaligned. Here each block is copied once into its own contiguous buffer and
 scattered (``Client.scatter``, one call per worker) to the owner of its position
 (``_runtime/placement.py``), where every block-aligned task on it runs. The leaf keeps its
-futures for as long as it lives; they are scattered again when the workers changed or a
-worker holding one was lost. Scattered data has no lineage to recompute it from: each
-block is kept in two copies on two workers (``execution.scatter_to``), so a worker lost
-in the middle of a computation loses none.
+futures for as long as it lives; they are scattered again when a block is lost (both
+copies), not when the workers change: values computed from them may need them again.
+Scattered data has no lineage to recompute it from: each block is kept in two copies on
+two workers (``execution.scatter_to``), so a worker lost in the middle of a computation
+loses none.
 
 Values under ``_SCATTER_BYTES`` stay inside the graph: a scatter is a round trip.
 """
@@ -39,8 +40,8 @@ _SCATTER_BYTES = 1 << 20
 
 
 class _Placed:
-    """Per leaf: (the workers, chunks and client it was scattered for, its finished dask
-    array, the scattered one)."""
+    """Per leaf: (the client's scheduler and the chunks it was scattered for, its finished
+    dask array, the scattered one)."""
 
     arrays: weakref.WeakKeyDictionary[Expr, tuple[Any, da.Array, da.Array]] = (
         weakref.WeakKeyDictionary()
@@ -76,9 +77,15 @@ def scattered(
     blocks are recomputed from them (scattered data itself has none)."""
     address = execution.cluster_address()  # first: it may start the embedded cluster
     workers = placement.current_workers()
-    signature = (address, workers, chunks)
+    # Not the worker list: blocks scattered for other workers stay in use (moving them is
+    # ``rebalance``'s job). Scattering anew when a worker joined or was replaced released
+    # the blocks in use, which have no lineage: a lost version computed from them then
+    # could not be recomputed ("already forgotten", benchmarks/chaos.py).
+    signature = (address, chunks)
     cached = _Placed.arrays.get(node)
-    if cached is not None and cached[0] == signature and all(map(_all_held, cached[2:])):
+    # A finished block lost with a worker is recomputed from its scattered one; only a
+    # scattered block lost (both copies) makes them scattered anew.
+    if cached is not None and cached[0] == signature and _all_held(cached[2]):
         return cached[1]
     numblocks = tuple(map(len, chunks))
     indices = list(itertools.product(*map(range, numblocks)))
