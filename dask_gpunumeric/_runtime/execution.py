@@ -85,18 +85,30 @@ def scatter_to(
     client = client_for_computation()
     check_connected(client)
     with translated(client):
-        futures = {
-            worker: client.scatter(
-                values,
-                workers=None if worker is None else [worker],
-                hash=False,
-                direct=reaches_workers_directly(client),
-            )
-            for worker, values in blocks.items()
-        }
+        futures = {worker: _scattered(client, values, worker) for worker, values in blocks.items()}
         keys = [future.key for group in futures.values() for future in group]
         client.run_on_scheduler(checkpoint_copies.keep_copies, keys=keys)
     return futures
+
+
+# Seconds a scatter waits for its owner worker to be listed, then any worker takes it: an
+# owner lost since the worker list was read (at most 2 s old) is never listed again, and
+# distributed would wait its connect timeout (30 s) and raise "No valid workers found".
+_OWNER_TIMEOUT = 2.0
+
+
+def _scattered(client: distributed.Client, values: list[Any], worker: str | None) -> Any:
+    """``values`` scattered to ``worker`` (``None``: any); to any worker when ``worker``
+    is gone (not listed within ``_OWNER_TIMEOUT``, or lost while it received them)."""
+    direct = reaches_workers_directly(client)
+    if worker is not None:
+        try:
+            return client.scatter(
+                values, workers=[worker], hash=False, direct=direct, timeout=_OWNER_TIMEOUT
+            )
+        except (TimeoutError, OSError):  # CommClosedError is an OSError
+            check_connected(client)
+    return client.scatter(values, hash=False, direct=direct)
 
 
 def cluster_address() -> str:

@@ -145,3 +145,21 @@ def test_a_value_computed_in_the_client_goes_to_the_cluster_once(client: Client)
         float((host * 2.0 + numpy.asarray(dnp.random.default_rng(3).random((700, 600)))).sum()),
         rtol=1e-12,
     )
+
+
+def test_blocks_for_an_owner_that_is_gone_go_to_another_worker(client: Client) -> None:
+    """The owner list is read up to 2 s before a scatter: an owner lost since is never
+    listed again, and distributed would wait 30 s and raise "No valid workers found"
+    (a program under worker kills stopped so); the blocks go to a worker that is up."""
+    from dask_gpunumeric._runtime import execution
+
+    gone = "tcp://127.0.0.1:9"  # no worker of this cluster
+    start = time.monotonic()
+    (futures,) = execution.scatter_to({gone: [numpy.arange(5.0), numpy.ones(3)]}).values()
+    assert time.monotonic() - start < 15
+    holders = client.who_has(futures)
+    assert all(
+        set(workers) <= set(client.scheduler_info()["workers"]) for workers in holders.values()
+    )
+    assert all(holders.values())
+    numpy.testing.assert_array_equal(futures[0].result(), numpy.arange(5.0))
