@@ -144,15 +144,20 @@ def _copies(client: Client, futures: list[Any]) -> set[int]:
     return {len(workers) for workers in client.who_has(futures).values()}
 
 
-def test_a_checkpoint_survives_two_losses_apart(client: Client) -> None:
-    """A checkpoint's chunks are held twice; after a worker holding one copy is killed,
-    the scheduler's active memory manager makes a second copy again
-    (``checkpoint_copies.py``), so a second loss, later, is survived too."""
+def _checkpointed() -> tuple[numpy.ndarray, Any]:
+    """Host values, and ``host * 2 + 1`` persisted with its lineage cut (a dask array)."""
     host = numpy.linspace(-1.0, 1.0, 30_000)
     (array,) = execution.persist((dnp.asarray(host) * 2 + 1).to_dask())
     (cut,) = execution.checkpoint(array)
     assert cut.name != array.name, "the checkpoint was skipped (logged at INFO: why)"
-    del array
+    return host, cut
+
+
+def test_a_checkpoint_survives_two_losses_apart(client: Client) -> None:
+    """A checkpoint's chunks are held twice; after a worker holding one copy is killed,
+    the scheduler's active memory manager makes a second copy again
+    (``checkpoint_copies.py``), so a second loss, later, is survived too."""
+    host, cut = _checkpointed()
     futures = futures_of(cut)
     for _ in range(2):
         assert _copies(client, futures) == {2}
@@ -172,11 +177,7 @@ def test_both_copies_of_a_checkpoint_lost_is_a_clear_error(client: Client) -> No
     raises ``DataLostError`` (a ``RuntimeError`` saying what was lost and what to do)
     in bounded time, not distributed's bare ``FuturesCancelledError``; the cluster then
     computes new arrays as before."""
-    host = numpy.linspace(-1.0, 1.0, 30_000)
-    (array,) = execution.persist((dnp.asarray(host) * 2 + 1).to_dask())
-    (cut,) = execution.checkpoint(array)
-    assert cut.name != array.name, "the checkpoint was skipped (logged at INFO: why)"
-    del array
+    host, cut = _checkpointed()
     futures = futures_of(cut)
     holders = set(client.who_has(futures[:1])[futures[0].key])
     assert len(holders) == 2
