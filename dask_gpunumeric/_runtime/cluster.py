@@ -141,11 +141,13 @@ class _GracefulScaleDown(SpecCluster):
     retires none and the workers close with their data (dask/distributed#4069, #5577):
     scattered data (host data, checkpoints' copies) is lost, the rest recomputed. The
     newest workers go first, as distributed's; by ``memory=`` or ``cores=`` distributed's
-    way only."""
+    way only, and so when called in the cluster's event loop (its own ``close`` scales to
+    0 there, and ``Adaptive`` does): a blocking wait there would stall the loop that must
+    see the workers go, until ``_RETIRE_TIMEOUT``."""
 
     def scale(self, n: int = 0, memory: Any = None, cores: Any = None) -> Any:
         client = _Embedded.client
-        if memory is None and cores is None and client is not None:
+        if memory is None and cores is None and client is not None and not _in_event_loop():
             listed = [worker["name"] for worker in self.scheduler_info["workers"].values()]
             if listed[n:]:
                 client.retire_workers(names=listed[n:])  # returns once retired
@@ -153,6 +155,15 @@ class _GracefulScaleDown(SpecCluster):
                 # lists: these, once this cluster's view of it says they are gone.
                 _until_unlisted(self, set(listed[n:]))
         return super().scale(n, memory=memory, cores=cores)
+
+
+def _in_event_loop() -> bool:
+    """Whether this thread runs an asyncio event loop now."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def _scaling_down_gracefully(cluster_class: type) -> type:
