@@ -37,6 +37,7 @@ def tiny_user_table(quick: bool, dask_budget: float) -> list[Workload]:
     return [dataclasses.replace(w, sizes=w.sizes[:1]) for w in workload_table(quick, dask_budget)]
 
 
+@pytest.mark.slow  # about 60 s on 2 cores: CI's slow step
 @pytest.mark.not_with_query_planning(
     reason="the suite's plain-dask lane assigns into dask arrays and calls float() on them, "
     "which dask 2026.7's expression arrays do not support"

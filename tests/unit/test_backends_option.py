@@ -62,6 +62,7 @@ def collected(backends: str) -> list[str]:
     )
 
 
+@pytest.mark.slow  # about 45 s on 2 cores (collects the whole suite): CI's slow step
 def test_cupy_collects_every_test_the_simulated_device_collects() -> None:
     on_cupy = collected("cupy")
     assert len(on_cupy) > 5000

@@ -65,6 +65,7 @@ def run_suite(out: Path, *extra: str) -> tuple[int, dict[str, Any]]:
     return status, json.loads(out.read_text())
 
 
+@pytest.mark.slow  # about 140 s per backend on 2 cores: CI's slow step
 def test_every_workload_and_system_is_reported_and_equals_numpy(
     tiny_suite: None, tmp_path: Path
 ) -> None:
