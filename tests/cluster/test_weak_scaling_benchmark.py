@@ -13,7 +13,8 @@ import pytest
 
 from benchmarks import weak_scaling
 
-pytestmark = pytest.mark.benchmark
+# About 70 s on 2 cores (clusters of 1 and 2 worker processes): CI's slow step.
+pytestmark = [pytest.mark.benchmark, pytest.mark.slow]
 
 
 def test_the_stencil_on_two_workers_moves_slabs_between_its_two_blocks() -> None:

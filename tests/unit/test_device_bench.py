@@ -30,6 +30,7 @@ def run(tmp_path: Path, *more: str) -> tuple[int, dict]:
     return code, json.loads((tmp_path / "device-bench.json").read_text())
 
 
+@pytest.mark.slow  # about 23 s per backend on 2 cores: CI's slow step
 def test_every_workload_on_every_lane_agrees_with_the_hand_written(tmp_path: Path) -> None:
     code, results = run(tmp_path)
     assert code == 0, results["rows"]
