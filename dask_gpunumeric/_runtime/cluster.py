@@ -28,7 +28,6 @@ from typing import Any
 
 import dask
 import distributed
-from distributed.deploy.spec import SpecCluster
 
 from . import config
 from .client_lookup import default_client
@@ -134,7 +133,7 @@ def start_local_cluster(spec: LocalClusterSpec) -> Any:
         return cpu_cluster(n_workers=spec.workers, **common)
 
 
-class _GracefulScaleDown(SpecCluster):
+class _GracefulScaleDown(distributed.SpecCluster):
     """``scale(n)`` down retires the workers it drops gracefully (their data moved to the
     others first), then drops them. distributed's own ``SpecCluster.scale`` asks the
     scheduler to retire them under their spec names as if those were addresses, so it
@@ -171,7 +170,7 @@ def _scaling_down_gracefully(cluster_class: type) -> type:
     return type(cluster_class.__name__, (_GracefulScaleDown, cluster_class), {})
 
 
-def _until_unlisted(cluster: SpecCluster, names: set[Any]) -> None:
+def _until_unlisted(cluster: distributed.SpecCluster, names: set[Any]) -> None:
     """Wait (``_RETIRE_TIMEOUT`` at most) until ``cluster``'s scheduler lists none of
     the workers ``names``."""
     deadline = time.monotonic() + _RETIRE_TIMEOUT
