@@ -53,7 +53,7 @@ import dataclasses
 import functools
 import math
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import dask
 import numpy
@@ -68,7 +68,9 @@ from .._ir.leaves import ChunkValue, DaskData, HostData, Leaf
 from .._ir.products import Matmul, Tensordot
 from .._ir.reductions import Reduction
 from .._kernels import in_process
+from .._kernels.products import pieces_summed
 from .._lowering import lower_all
+from .._lowering.products import product_pieces
 from .._passes.rebuild import keep, nodes_children_first, rebuild
 from .._runtime import config, data_moves, execution
 
@@ -397,9 +399,11 @@ def _parts_computed(parts: list[Expr], backend: ChunkBackend) -> list[Any]:
     persisted and gathered (no task of the cluster joins a part's blocks: one more task
     and a transfer between workers)."""
     if any(_reads_cluster_data(part) for part in parts):
-        lowered = lower_all(_with_values_held_here(parts), backend)
-        values = data_moves.computed_where_held(*lowered)
-        return values if values is not None else data_moves.fetch(*execution.persist(*lowered))
+        parts = _with_values_held_here(parts)
+        values = _computed_in_pieces(parts, backend)
+        if values is not None:
+            return values
+        return data_moves.fetch(*execution.persist(*lower_all(parts, backend)))
     # Parts of blocks held in this process are computed in this thread, block by block,
     # as NumPy would: dask's threads, each calling a multithreaded BLAS, oversubscribe the
     # cores (40 CG iterations on a 10,000 x 10,000 matrix persisted on threads: 2.06 s on
@@ -407,6 +411,37 @@ def _parts_computed(parts: list[Expr], backend: ChunkBackend) -> list[Any]:
     with execution.in_client():
         lowered = lower_all(_with_values_held_here(parts), backend)
         return data_moves.fetch(*execution.persist(*lowered, synchronous=True))
+
+
+def _computed_in_pieces(parts: list[Expr], backend: ChunkBackend) -> list[Any] | None:
+    """The values of ``parts`` computed where their blocks are
+    (``data_moves.computed_where_held``), a product's contracted pieces each on its own
+    and added up here (``_lowering/products.product_pieces``): a matrix whose blocks of
+    one row are on several workers (owner placement spreads them) is read where each
+    block is, never brought together (a solver's first ``a @ p`` moved all but one
+    block of each row: CG at 32 workers, 147 MB in a 16-iteration run,
+    ``benchmarks/weak_scaling.py``). ``None`` where a block cannot be computed so."""
+    products = [part for part in parts if type(part) in (Matmul, Tensordot)]
+    others = [part for part in parts if type(part) not in (Matmul, Tensordot)]
+    lowered = lower_all([*(child for part in products for child in part.children), *others],
+                        backend)  # fmt: skip
+    arrays = []
+    for i, part in enumerate(products):
+        left, right = lowered[2 * i : 2 * i + 2]
+        pieces = product_pieces(cast(Matmul | Tensordot, part), left, right, backend)
+        if pieces is None:
+            return None
+        arrays.append(pieces)
+    computed = data_moves.computed_where_held(*arrays, *lowered[2 * len(products) :])
+    if computed is None:
+        return None
+    stacks = computed[: len(products)]
+    summed = (
+        pieces_summed(backend, part.dtype, stack)
+        for part, stack in zip(products, stacks, strict=True)
+    )
+    rest = iter(computed[len(products) :])
+    return [next(summed) if type(part) in (Matmul, Tensordot) else next(rest) for part in parts]
 
 
 def _remember(nodes: list[Any], values: list[Any], backend: ChunkBackend) -> None:

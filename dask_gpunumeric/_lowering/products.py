@@ -17,12 +17,13 @@ blocks along the contracted axis (dask's ``matmul`` has no form for its expressi
 from __future__ import annotations
 
 import itertools
+import math
 from functools import partial
 from typing import Any
 
 from .._backends.base import ChunkBackend
 from .._ir.products import Matmul, Tensordot
-from .._kernels.products import matmul_blocks, tensordot_blocks
+from .._kernels.products import matmul_blocks, tensordot_blocks, tensordot_piece
 from .._runtime import dask_arrays as da
 from .layers import Lowering, block_offsets, from_block_tasks
 
@@ -59,6 +60,44 @@ def _tensordot_layer(
             )  # fmt: skip
     chunks = tuple(left.chunks[i] for i in left_free) + tuple(right.chunks[j] for j in right_free)
     return from_block_tasks(node.name, tasks, chunks, node.dtype, backend, [left, right])
+
+
+def product_pieces(node: Tensordot | Matmul, left: da.Array, right: da.Array,
+                   backend: ChunkBackend) -> da.Array | None:  # fmt: skip
+    """The products of ``node``'s contracted pieces, not added up: an array of the
+    pieces' count along a new first axis (one block each) by ``node``'s shape, in the
+    order ``tensordot_blocks`` adds them (``_kernels/products.pieces_summed`` does, to the
+    same bits). Each of its tasks reads one block of each operand: computed where a
+    matrix's blocks are, a product of a matrix whose rows are spread over workers moves
+    none of them. ``None`` for a batched matmul."""
+    if isinstance(node, Matmul):
+        if left.ndim > 2 or right.ndim > 2:
+            return None
+        left_axes, right_axes = (left.ndim - 1,), (0,)
+    else:
+        left_axes, right_axes = node.left_axes, node.right_axes
+    left_free = [i for i in range(left.ndim) if i not in left_axes]
+    right_free = [j for j in range(right.ndim) if j not in right_axes]
+    pairs = list(zip(left_axes, right_axes, strict=True))
+    pieces = [_common_pieces(left.chunks[i], right.chunks[j]) for i, j in pairs]
+    kernel = partial(tensordot_piece, backend, left_axes, right_axes)
+    tasks: dict[tuple[int, ...], Any] = {}
+    for left_index in itertools.product(*(range(len(left.chunks[i])) for i in left_free)):
+        for right_index in itertools.product(*(range(len(right.chunks[j])) for j in right_free)):
+            slices, keys = _pieces_of(
+                left, right, pairs, (left_free, left_index), (right_free, right_index), pieces
+            )
+            for m, piece in enumerate(slices):
+                tasks[(m, *left_index, *right_index)] = (
+                    partial(kernel, piece),
+                    keys[2 * m],
+                    keys[2 * m + 1],
+                )
+    count = math.prod(map(len, pieces))
+    chunks = ((1,) * count, *(left.chunks[i] for i in left_free),
+              *(right.chunks[j] for j in right_free))  # fmt: skip
+    return from_block_tasks(f"{node.name}-pieces", tasks, chunks, node.dtype, backend,
+                            [left, right])  # fmt: skip
 
 
 def _common_pieces(left_chunks: tuple[int, ...], right_chunks: tuple[int, ...]) -> list[Piece]:
@@ -106,6 +145,21 @@ def _block_task(
     """``(kernel with its slices, left key, right key, left key, right key, ...)`` for the
     output block at (left free block indices, right free block indices). Block keys are
     direct task arguments, so dask substitutes them."""
+    slices, keys = _pieces_of(left, right, pairs, left_position, right_position, pieces)
+    return (partial(kernel, tuple(slices)), *keys)
+
+
+def _pieces_of(
+    left: da.Array,
+    right: da.Array,
+    pairs: list[tuple[int, int]],
+    left_position: tuple[list[int], tuple[int, ...]],
+    right_position: tuple[list[int], tuple[int, ...]],
+    pieces: list[list[Piece]],
+) -> tuple[list[tuple[tuple[Any, ...], tuple[Any, ...]]], list[Any]]:
+    """For the output block at (left free block indices, right free block indices), each
+    contracted piece's (left slices, right slices), and its (left key, right key) pairs
+    one after the other."""
     slices = []
     keys: list[Any] = []
     for combination in itertools.product(*pieces):
@@ -116,7 +170,7 @@ def _block_task(
             right_block[j], right_slices[j] = rb, rs
         slices.append((tuple(left_slices), tuple(right_slices)))
         keys += [(left.name, *left_block), (right.name, *right_block)]
-    return (partial(kernel, tuple(slices)), *keys)
+    return slices, keys
 
 
 def _located(ndim: int, free: list[int], index: tuple[int, ...]) -> tuple[list[Any], list[Any]]:

@@ -12,6 +12,7 @@ iteration (``_array/work_placement.py``, ``_runtime/data_moves.py``).
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -24,7 +25,7 @@ from dask.core import flatten
 from dask.utils import key_split
 
 import dask_gpunumeric as dnp
-from dask_gpunumeric._runtime import data_moves, execution, parts_in_place
+from dask_gpunumeric._runtime import data_moves, execution, parts_in_place, placement
 from dask_gpunumeric.testing import assert_eq
 from tests.cluster.conftest import tasks_arrived
 
@@ -319,3 +320,62 @@ def test_blocks_held_here_stay_here_with_a_cluster_running(cluster, fetches) -> 
         # whose lowering for a cluster scatters the blocks there)
         numpy.testing.assert_allclose(numpy.asarray(y), a_host @ b_host, rtol=1e-12)
     assert tasks_arrived(cluster.scheduler) == before
+
+
+def test_a_product_of_a_matrix_whose_rows_span_workers_moves_none_of_its_blocks(
+    client, cluster, fetches
+) -> None:
+    """A persisted matrix cut across its columns has each row's blocks on two workers
+    (owner placement): ``a @ v`` is computed piece by piece where each block is and added
+    up in the client, NumPy's values, no block of the matrix moved to another worker
+    (before, the first product's task per row fetched the row's other blocks: half the
+    matrix)."""
+    rng = numpy.random.default_rng(5)
+    a_host, v_host = rng.random((100, 4000)), rng.random(4000)  # 3.2 MB, 32 kB
+    a = persisted(a_host)
+    a_keys = set(flatten(a.__dask_keys__()))
+    holders = client.who_has(distributed.futures_of(a))
+    assert a.numblocks[1] > 1
+    assert len({holders[key][0] for key in a_keys}) == 2, holders
+    since = time.time()
+    with dnp.config.set(client_work_bytes="100 kB"):
+        v = dnp.array(v_host)
+        for scale in (1.0, 2.0, 3.0):
+            assert_eq(a @ (v * scale), a_host @ (v_host * scale), rtol=1e-12)
+    moved = [
+        key
+        for worker in cluster.workers.values()
+        for entry in worker.transfer_incoming_log
+        if entry["start"] >= since
+        for key in entry["keys"]
+    ]
+    assert not a_keys & set(moved), moved
+    assert not [array for array in fetches if array.name == next(iter(a_keys))[0]]
+
+
+def test_host_data_is_finished_on_the_owners_of_its_blocks(client, cluster) -> None:
+    """Each block of host data persisted on the workers is finished (copied into its own
+    chunk) on its owner, where the next task on it runs: its task is placed there (a
+    loose restriction, as lowering's). The scheduler would otherwise pick either holder
+    of the scattered block's two copies, and the next task would fetch it (half the
+    blocks of CG's matrix at 8 workers, ``benchmarks/weak_scaling.py``)."""
+    host = numpy.random.default_rng(3).random((8, 40_000))  # 2.56 MB, over the scatter size
+    a = persisted(host)
+    workers = sorted(client.scheduler_info()["workers"])
+    owners = {
+        key: workers[placement.owner_position(tuple(key[1:]), a.numblocks, len(workers))]
+        for key in flatten(a.__dask_keys__())
+    }
+    assert len(set(owners.values())) == 2
+
+    def placed(keys: list[Any], dask_scheduler: Any) -> dict[Any, Any]:
+        tasks = dask_scheduler.tasks
+        return {key: (tasks[key].worker_restrictions, tasks[key].loose_restrictions,
+                      {ws.address for ws in tasks[key].who_has}) for key in keys}  # fmt: skip
+
+    for key, (restrictions, loose, holders) in client.run_on_scheduler(
+        placed, list(owners)
+    ).items():
+        assert (restrictions, loose) == ({owners[key]}, True), key
+        assert owners[key] in holders, key
+    assert_eq(a, host)
