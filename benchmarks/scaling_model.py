@@ -12,12 +12,18 @@ blocks are: each check asks every worker once, directly (no task), so ``workers`
 requests per iteration, plus the tasks measured. The stencil's formula is compared with
 the tasks counted at every measured point.
 
-**On this machine** (the measured points; ``cores`` shared by all the processes): the CPU
-of the scheduler and the workers per operation (``cpu_per_operation``, idle workers'
-heartbeats included) and the client's CPU per iteration (linear in the worker count) are
-fitted on the points with at most ``FIT_UP_TO`` workers; then
+**On this machine** (the measured points; ``cores`` shared by all the processes): every
+worker, busy or not, spends ``idle`` of a core on its heartbeats and periodic callbacks
+(measured on each point's cluster before its runs, ``Point.idle``: an input of the
+point, as its operations are), so the workers' CPU in an iteration of ``T`` seconds
+holds ``idle w T`` that no operation causes. Net of it, the
+CPU of the scheduler and the workers per operation (``cpu_per_operation``) and the
+client's CPU per iteration (linear in the worker count) are fitted on the points with at
+most ``FIT_UP_TO`` workers; then
 
-    T(w) = latency + (operations(w) cpu_per_operation + client(w)) / cores
+    T(w) = latency + (operations(w) cpu_per_operation + client(w) + idle w T(w)) / cores
+         = (latency + (operations(w) cpu_per_operation + client(w)) / cores)
+           / (1 - idle w / cores)
 
 with ``latency`` the part of the fitted points' time that is no CPU (waiting on
 messages). The points with more workers (16 and 32) check it.
@@ -28,7 +34,8 @@ messages). The points with more workers (16 and 32) check it.
            + operations(w) * scheduler_cpu_per_operation + client(w) + latency
 
 ``compute`` is the block's bytes read and written once over the GPU's memory bandwidth
-(the stencil's floor), ``exchange`` the ghost slabs over the link between GPUs; the
+(the stencil's floor), ``exchange`` the ghost slabs over the link between GPUs (idle
+workers take no one else's cores there, so no idle term); the
 scheduler's CPU per operation is this machine's (fitted, on a shared core). The
 scheduler's work is taken as serial with the rest (it handles each group's tasks as
 the previous group's finish). Efficiency is ``T(1) / T(w)``.
@@ -101,10 +108,16 @@ class Fit:
     def client_at(self, workers: int) -> float:
         return self.client[0] + self.client[1] * workers
 
-    def here(self, workers: int, operations: float) -> float:
-        """Seconds per iteration on this machine (its cores shared)."""
+    def here(self, workers: int, operations: float, idle: float) -> float:
+        """Seconds per iteration on this machine (its cores shared, ``idle`` of a core
+        taken by each worker whatever it does)."""
         cpu = operations * self.cpu_per_operation + self.client_at(workers)
-        return self.latency + cpu / self.cores
+        return (self.latency + cpu / self.cores) / self.busy_share(workers, idle)
+
+    def busy_share(self, workers: int, idle: float) -> float:
+        """The share of this machine's cores left to the work beside ``workers`` taking
+        ``idle`` of a core each."""
+        return max(1e-3, 1 - idle * workers / self.cores)
 
     def cluster(self, workers: int, operations: float, compute: float, exchange: float) -> float:
         """Seconds per iteration on a cluster of ``workers`` GPUs (the module docstring)."""
@@ -121,12 +134,14 @@ def fit(points: list[Point], program: str, cores: int, up_to: int = FIT_UP_TO) -
     if len(mine) < 2:
         raise ValueError(f"{program}: at least two points up to {up_to} workers are needed")
     total = sum(operations(p) for p in mine)
-    cpu = sum(p.scheduler + p.workers_cpu for p in mine) / total
+    cpu = sum(p.scheduler + p.workers_cpu - p.idle * p.workers * p.seconds for p in mine) / total
     scheduler = sum(p.scheduler for p in mine) / total
     slope, intercept = numpy.polyfit([p.workers for p in mine], [p.client for p in mine], 1)
     partial = Fit(program, cpu, scheduler, (float(intercept), float(slope)), 0.0, cores)
-    latency = max(0.0, float(numpy.mean([p.seconds - partial.here(p.workers, operations(p))
-                                         for p in mine])))  # fmt: skip
+    latency = max(0.0, float(numpy.mean([
+        p.seconds * partial.busy_share(p.workers, p.idle)
+        - (operations(p) * cpu + partial.client_at(p.workers)) / cores
+        for p in mine])))  # fmt: skip
     return Fit(program, cpu, scheduler, partial.client, latency, cores)
 
 
@@ -152,7 +167,7 @@ def checks(points: list[Point], model: Fit) -> list[Check]:
     out = []
     for p in (p for p in points if p.program == model.program):
         tasks = stencil_tasks(p.grid, p.iterations) if p.program == "stencil" else None
-        out.append(Check(p, model.here(p.workers, operations(p)), tasks))
+        out.append(Check(p, model.here(p.workers, operations(p), p.idle), tasks))
     return out
 
 
@@ -208,9 +223,9 @@ def report(points: list[Point], cores: int) -> tuple[str, bool]:
                   f"{model.client[0] * 1e3:.2f} + {model.client[1] * 1e3:.3f} x workers ms; "
                   f"latency {model.latency * 1e3:.2f} ms; {cores} cores",
                   "",
-                  "| workers | operations/it | tasks/it, structure | ms/it measured | "
-                  "ms/it model | model/measured |",
-                  "|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
+                  "| workers | operations/it | tasks/it, structure | idle worker, "
+                  "% of a core | ms/it measured | ms/it model | model/measured |",
+                  "|---:|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
         for check in checks(points, model):
             p = check.point
             structure = "" if check.structural_tasks is None else f"{check.structural_tasks:.2f}"
@@ -219,7 +234,7 @@ def report(points: list[Point], cores: int) -> tuple[str, bool]:
                 ok &= check.within
                 flag = " (checked)" if check.within else " (OUTSIDE 25%)"
             lines.append(f"| {p.workers} | {operations(p):.2f} | {structure} | "
-                         f"{p.seconds * 1e3:.2f} | {check.predicted * 1e3:.2f} | "
+                         f"{p.idle:.1%} | {p.seconds * 1e3:.2f} | {check.predicted * 1e3:.2f} | "
                          f"{check.ratio:.2f}{flag} |")  # fmt: skip
         lines.append("")
     if "stencil" in models:

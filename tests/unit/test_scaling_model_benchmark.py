@@ -19,21 +19,26 @@ pytestmark = pytest.mark.benchmark
 LAYOUTS = {1: (1, 1), 2: (2, 1), 4: (2, 2), 8: (4, 2), 16: (4, 4), 32: (8, 4)}
 TRUE = model.Fit("stencil", cpu_per_operation=2e-3, scheduler_per_operation=0.5e-3,
                  client=(1e-3, 0.1e-3), latency=1.5e-3, cores=2)  # fmt: skip
+IDLE = 0.02  # of a core, each worker: its heartbeats
 
 
 def made_points(program: str = "stencil", iterations: int = 16) -> list[Point]:
-    """Points whose times, CPU and tasks follow ``TRUE`` and the halo structure exactly."""
+    """Points whose times, CPU and tasks follow ``TRUE`` and the halo structure exactly:
+    the workers' CPU holds their idle share over each iteration's time."""
     points = []
     for workers, grid in LAYOUTS.items():
         tasks = model.stencil_tasks(grid, iterations) if program == "stencil" else 0.5
         ops = tasks + (workers if program == "cg" else 0)
         cpu = ops * TRUE.cpu_per_operation
+        seconds = TRUE.here(workers, ops, IDLE)
         points.append(Point(program, workers, 100 * workers, grid, iterations,
-                            seconds=TRUE.here(workers, ops), tasks=tasks, graphs=0.2,
+                            seconds=seconds, tasks=tasks, graphs=0.2,
                             scheduler=ops * TRUE.scheduler_per_operation,
                             client=TRUE.client_at(workers),
-                            workers_cpu=cpu - ops * TRUE.scheduler_per_operation,
-                            moved=0.0, correct=True, oversubscribed=workers > 1))  # fmt: skip
+                            workers_cpu=(cpu - ops * TRUE.scheduler_per_operation
+                                         + IDLE * workers * seconds),
+                            moved=0.0, correct=True, oversubscribed=workers > 1,
+                            idle=IDLE))  # fmt: skip
     return points
 
 
@@ -66,6 +71,15 @@ def test_the_fit_finds_the_parameters_and_the_check_passes(program: str) -> None
                for check in model.checks(points, fitted))  # fmt: skip
     text, ok = model.report(points, cores=2)
     assert ok and text.count("(checked)") == 2
+
+
+def test_idle_workers_take_a_growing_share_of_the_cores() -> None:
+    """At 32 workers, 2% of a core each is a third of two cores: the model without the
+    idle term (points measured with ``idle`` unknown, 0) misses the 32-worker point."""
+    assert TRUE.busy_share(32, IDLE) == pytest.approx(1 - 0.02 * 32 / 2)
+    points = [dataclasses.replace(point, idle=0.0) for point in made_points()]
+    assert not model.report(points, cores=2)[1]
+    assert model.report(made_points(), cores=2)[1]
 
 
 def test_a_measured_point_off_the_model_fails_the_check() -> None:
