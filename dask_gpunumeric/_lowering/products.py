@@ -70,6 +70,8 @@ def product_pieces(node: Tensordot | Matmul, left: da.Array, right: da.Array,
     same bits). Each of its tasks reads one block of each operand: computed where a
     matrix's blocks are, a product of a matrix whose rows are spread over workers moves
     none of them. ``None`` for a batched matmul."""
+    left_axes: tuple[int, ...]
+    right_axes: tuple[int, ...]
     if isinstance(node, Matmul):
         if left.ndim > 2 or right.ndim > 2:
             return None
