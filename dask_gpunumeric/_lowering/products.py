@@ -46,19 +46,9 @@ def _tensordot_layer(
 ) -> da.Array:
     """The layer named after ``node`` computing ``tensordot(left, right, axes)`` in its dtype
     (zeros where a contracted axis is empty: one empty piece, as NumPy sums nothing)."""
-    left_free = [i for i in range(left.ndim) if i not in left_axes]
-    right_free = [j for j in range(right.ndim) if j not in right_axes]
-    pairs = list(zip(left_axes, right_axes, strict=True))
-    pieces = [_common_pieces(left.chunks[i], right.chunks[j]) for i, j in pairs]
     kernel = partial(tensordot_blocks, backend, node.dtype, left_axes, right_axes)
-    tasks = {}
-    for left_index in itertools.product(*(range(len(left.chunks[i])) for i in left_free)):
-        for right_index in itertools.product(*(range(len(right.chunks[j])) for j in right_free)):
-            tasks[left_index + right_index] = _block_task(
-                kernel, left, right, pairs, (left_free, left_index), (right_free, right_index),
-                pieces,
-            )  # fmt: skip
-    chunks = tuple(left.chunks[i] for i in left_free) + tuple(right.chunks[j] for j in right_free)
+    blocks, chunks, _ = _output_blocks(left, right, left_axes, right_axes)
+    tasks = {index: (partial(kernel, tuple(slices)), *keys) for index, slices, keys in blocks}
     return from_block_tasks(node.name, tasks, chunks, node.dtype, backend, [left, right])
 
 
@@ -78,28 +68,39 @@ def product_pieces(node: Tensordot | Matmul, left: da.Array, right: da.Array,
         left_axes, right_axes = (left.ndim - 1,), (0,)
     else:
         left_axes, right_axes = node.left_axes, node.right_axes
+    kernel = partial(tensordot_piece, backend, left_axes, right_axes)
+    blocks, chunks, count = _output_blocks(left, right, left_axes, right_axes)
+    tasks = {
+        (m, *index): (partial(kernel, piece), keys[2 * m], keys[2 * m + 1])
+        for index, slices, keys in blocks
+        for m, piece in enumerate(slices)
+    }
+    return from_block_tasks(f"{node.name}-pieces", tasks, ((1,) * count, *chunks), node.dtype,
+                            backend, [left, right])  # fmt: skip
+
+
+Slices = tuple[tuple[Any, ...], tuple[Any, ...]]
+
+
+def _output_blocks(
+    left: da.Array, right: da.Array, left_axes: tuple[int, ...], right_axes: tuple[int, ...]
+) -> tuple[list[tuple[tuple[int, ...], list[Slices], list[Any]]], tuple[Any, ...], int]:
+    """Each output block of ``tensordot(left, right, axes)``: its index, each contracted
+    piece's (left slices, right slices) and the pieces' (left key, right key) pairs one
+    after the other; with the output's chunks and the count of pieces per block."""
     left_free = [i for i in range(left.ndim) if i not in left_axes]
     right_free = [j for j in range(right.ndim) if j not in right_axes]
     pairs = list(zip(left_axes, right_axes, strict=True))
     pieces = [_common_pieces(left.chunks[i], right.chunks[j]) for i, j in pairs]
-    kernel = partial(tensordot_piece, backend, left_axes, right_axes)
-    tasks: dict[tuple[int, ...], Any] = {}
+    blocks = []
     for left_index in itertools.product(*(range(len(left.chunks[i])) for i in left_free)):
         for right_index in itertools.product(*(range(len(right.chunks[j])) for j in right_free)):
             slices, keys = _pieces_of(
                 left, right, pairs, (left_free, left_index), (right_free, right_index), pieces
             )
-            for m, piece in enumerate(slices):
-                tasks[(m, *left_index, *right_index)] = (
-                    partial(kernel, piece),
-                    keys[2 * m],
-                    keys[2 * m + 1],
-                )
-    count = math.prod(map(len, pieces))
-    chunks = ((1,) * count, *(left.chunks[i] for i in left_free),
-              *(right.chunks[j] for j in right_free))  # fmt: skip
-    return from_block_tasks(f"{node.name}-pieces", tasks, chunks, node.dtype, backend,
-                            [left, right])  # fmt: skip
+            blocks.append((left_index + right_index, slices, keys))
+    chunks = tuple(left.chunks[i] for i in left_free) + tuple(right.chunks[j] for j in right_free)
+    return blocks, chunks, math.prod(map(len, pieces))
 
 
 def _common_pieces(left_chunks: tuple[int, ...], right_chunks: tuple[int, ...]) -> list[Piece]:
@@ -135,22 +136,6 @@ def _block_at(offsets: tuple[int, ...], position: int) -> int:
     return max(b for b, offset in enumerate(offsets) if offset <= position)
 
 
-def _block_task(
-    kernel: Any,
-    left: da.Array,
-    right: da.Array,
-    pairs: list[tuple[int, int]],
-    left_position: tuple[list[int], tuple[int, ...]],
-    right_position: tuple[list[int], tuple[int, ...]],
-    pieces: list[list[Piece]],
-) -> tuple[Any, ...]:
-    """``(kernel with its slices, left key, right key, left key, right key, ...)`` for the
-    output block at (left free block indices, right free block indices). Block keys are
-    direct task arguments, so dask substitutes them."""
-    slices, keys = _pieces_of(left, right, pairs, left_position, right_position, pieces)
-    return (partial(kernel, tuple(slices)), *keys)
-
-
 def _pieces_of(
     left: da.Array,
     right: da.Array,
@@ -158,7 +143,7 @@ def _pieces_of(
     left_position: tuple[list[int], tuple[int, ...]],
     right_position: tuple[list[int], tuple[int, ...]],
     pieces: list[list[Piece]],
-) -> tuple[list[tuple[tuple[Any, ...], tuple[Any, ...]]], list[Any]]:
+) -> tuple[list[Slices], list[Any]]:
     """For the output block at (left free block indices, right free block indices), each
     contracted piece's (left slices, right slices), and its (left key, right key) pairs
     one after the other."""
