@@ -421,27 +421,28 @@ def _computed_in_pieces(parts: list[Expr], backend: ChunkBackend) -> list[Any] |
     block is, never brought together (a solver's first ``a @ p`` moved all but one
     block of each row: CG at 32 workers, 147 MB in a 16-iteration run,
     ``benchmarks/weak_scaling.py``). ``None`` where a block cannot be computed so."""
-    products = [part for part in parts if type(part) in (Matmul, Tensordot)]
-    others = [part for part in parts if type(part) not in (Matmul, Tensordot)]
-    lowered = lower_all([*(child for part in products for child in part.children), *others],
-                        backend)  # fmt: skip
-    arrays = []
-    for i, part in enumerate(products):
-        left, right = lowered[2 * i : 2 * i + 2]
-        pieces = product_pieces(cast(Matmul | Tensordot, part), left, right, backend)
-        if pieces is None:
-            return None
-        arrays.append(pieces)
-    computed = data_moves.computed_where_held(*arrays, *lowered[2 * len(products) :])
+    products = [type(part) in _PRODUCTS for part in parts]
+    lowered = iter(lower_all([node for part, product in zip(parts, products, strict=True)
+                              for node in (part.children if product else [part])],
+                             backend))  # fmt: skip
+    arrays, pieced = [], []
+    for part, product in zip(parts, products, strict=True):
+        pieces = None
+        if product:
+            left, right = next(lowered), next(lowered)
+            pieces = product_pieces(cast(Matmul | Tensordot, part), left, right, backend)
+            # a batched matmul has no pieces: its own tasks
+            arrays.append(pieces if pieces is not None else lower_all([part], backend)[0])
+        else:
+            arrays.append(next(lowered))
+        pieced.append(pieces is not None)
+    computed = data_moves.computed_where_held(*arrays)
     if computed is None:
         return None
-    stacks = computed[: len(products)]
-    summed = (
-        pieces_summed(backend, part.dtype, stack)
-        for part, stack in zip(products, stacks, strict=True)
-    )
-    rest = iter(computed[len(products) :])
-    return [next(summed) if type(part) in (Matmul, Tensordot) else next(rest) for part in parts]
+    return [
+        pieces_summed(backend, part.dtype, value) if in_pieces else value
+        for part, value, in_pieces in zip(parts, computed, pieced, strict=True)
+    ]
 
 
 def _remember(nodes: list[Any], values: list[Any], backend: ChunkBackend) -> None:

@@ -112,27 +112,15 @@ def scattered(
     # Each block finished where it was scattered to, its owner: the scheduler would pick
     # either holder of its two copies, and the next task on that block (on its owner)
     # would then fetch it (half the blocks, measured: benchmarks/weak_scaling.py's CG).
-    _place_on(finished, by_worker)
+    # (lowering's rule, ``core._place``: a user's ``workers`` or ``resources`` wins)
+    finishing = cast(HighLevelGraph, finished.__dask_graph__()).layers[finished.name]
+    if not {"workers", "resources"} & (finishing.annotations or {}).keys():
+        sources = {(finished.name, *index): (index, numblocks) for index in indices}
+        owners = placement.owner_annotations(sources, workers)
+        finishing.annotations = {**owners, **(finishing.annotations or {})} or None
     (array,) = execution.persist(finished)
     _Placed.arrays[node] = (signature, array, sent)
     return array
-
-
-def _place_on(array: da.Array, by_worker: dict[str | None, list[Index]]) -> None:
-    """Annotate ``array``'s own layer so that its block at each index of ``by_worker``
-    runs on that worker (loosely: another takes it if that one is gone)."""
-    owners = {
-        (array.name, *index): [worker]
-        for worker, group in by_worker.items()
-        if worker is not None
-        for index in group
-    }
-    if len(by_worker) > 1 and owners:
-        layer = cast(HighLevelGraph, array.__dask_graph__()).layers[array.name]
-        layer.annotations = {
-            **(placement.annotations_of(owners) or {}),
-            **(layer.annotations or {}),
-        }
 
 
 def host_block(host: numpy.ndarray, chunks: Chunks) -> Callable[[Index], numpy.ndarray]:
