@@ -65,7 +65,7 @@ from benchmarks.suite.workloads.linear_algebra import spd_system
 from benchmarks.suite.workloads.user_programs import dense_cg
 from examples.stencil import stencil
 
-PROGRAMS = ("stencil", "cg")
+PROGRAMS = ("stencil", "stencil-peers", "cg")
 WORKERS = (1, 2, 4, 8, 16, 32)
 STENCIL_BLOCK = 128  # grid elements per worker along each axis (about)
 CG_ROWS = 128  # matrix rows per worker
@@ -73,7 +73,10 @@ MIN_CHUNK_ELEMENTS = 4096
 # The stencil's work all on the cluster; CG's matrix over the limit (128 KiB at one
 # worker) and its vectors under it (32 KiB at 32): the layout of a large matrix, whose
 # products are computed where its blocks are and whose vectors are the client's.
-CLIENT_WORK_BYTES = {"stencil": 0, "cg": "64 KiB"}
+CLIENT_WORK_BYTES = {"stencil": 0, "stencil-peers": 0, "cg": "64 KiB"}
+# ``stencil-peers``: the stencil with ``gpunumeric.peer-runs`` on (the workers run each
+# computation among themselves: no task for the scheduler).
+PEER_RUNS = {"stencil-peers": True}
 IDLE_SECONDS = 1.0
 COUNTS = "gpunumeric-weak-scaling"  # the scheduler plugin's name
 
@@ -102,6 +105,7 @@ class Point:
     correct: bool
     oversubscribed: bool
     idle: float = 0.0  # one idle worker's CPU, seconds per second, before the runs
+    requests: float = 0.0  # the client's requests to workers for peer runs (no task)
 
     @property
     def blocks(self) -> int:
@@ -110,7 +114,7 @@ class Point:
 
 def size(program: str, workers: int) -> int:
     """The grid interior (stencil) or matrix order (cg) for ``workers`` workers."""
-    if program == "stencil":
+    if program.startswith("stencil"):
         return int(math.ceil(STENCIL_BLOCK * math.sqrt(workers)))
     return CG_ROWS * workers
 
@@ -147,9 +151,12 @@ def _counts(dask_scheduler: Any) -> tuple[int, int]:
 
 def _incoming_since(since: float, dask_worker: Any) -> int:
     """Bytes this worker received from other workers in transfers begun after ``since``
-    (a ``time.time()``)."""
+    (a ``time.time()``), and in values sent it by peer runs."""
+    from dask_gpunumeric._runtime import peer_runs
+
     return sum(int(entry["total"]) for entry in dask_worker.transfer_incoming_log
-               if entry["start"] >= since)  # fmt: skip
+               if entry["start"] >= since) + peer_runs.received_since(
+                   dask_worker.address, since)  # fmt: skip
 
 
 @dataclass
@@ -161,6 +168,7 @@ class _Sample:
     scheduler: float
     client: float
     workers_cpu: float
+    requests: int
 
 
 def _cpu(processes: list[Any]) -> float:
@@ -168,9 +176,11 @@ def _cpu(processes: list[Any]) -> float:
 
 
 def _sample(client: Any, scheduler: Any, workers: list[Any]) -> _Sample:
+    from dask_gpunumeric._runtime import peer_runs
+
     graphs, tasks = client.run_on_scheduler(_counts)
     return _Sample(time.perf_counter(), time.time(), graphs, tasks, _cpu([scheduler]),
-                   time.process_time(), _cpu(workers))  # fmt: skip
+                   time.process_time(), _cpu(workers), peer_runs.requests_sent())  # fmt: skip
 
 
 # --- the programs ---------------------------------------------------------------------
@@ -195,7 +205,7 @@ def _cg_run(np: Any, n: int, iterations: int) -> tuple[Callable[[], Any], tuple[
 
 
 def _expected(program: str, n: int, iterations: int) -> numpy.ndarray:
-    if program == "stencil":
+    if program.startswith("stencil"):
         return numpy.asarray(stencil(numpy, n, iterations))
     return numpy.asarray(dense_cg(numpy, *_cg_inputs(n), iterations))
 
@@ -232,13 +242,14 @@ def measure(
 
     n = size(program, workers)
     expected = _expected(program, n, iterations)
-    make = _stencil_run if program == "stencil" else _cg_run
+    make = _stencil_run if program.startswith("stencil") else _cg_run
     points: list[Point] = []
     with (
         local_cluster(workers) as (client, scheduler, processes),
         dask_gpunumeric.config.set(scheduler="distributed",
                                    client_work_bytes=CLIENT_WORK_BYTES[program],
                                    min_chunk_elements=MIN_CHUNK_ELEMENTS,
+                                   peer_runs=PEER_RUNS.get(program, False),
                                    **({} if halo_sweeps is None else
                                       {"halo_sweeps": halo_sweeps})),
     ):  # fmt: skip
@@ -276,6 +287,7 @@ def _point(program: str, workers: int, n: int, grid: tuple[int, ...], iterations
         client=(after.client - before.client) * per,
         workers_cpu=(after.workers_cpu - before.workers_cpu) * per,
         moved=moved * per, correct=correct,
+        requests=(after.requests - before.requests) * per,
         oversubscribed=workers + 2 > (os.cpu_count() or 1),
     )  # fmt: skip
 
@@ -290,6 +302,7 @@ COLUMNS: tuple[tuple[str, Callable[[Point, float], str]], ...] = (
     ("ms/iteration", lambda p, e: f"{p.seconds * 1e3:.2f}"),
     ("efficiency", lambda p, e: f"{e:.2f}"),
     ("tasks/it", lambda p, e: f"{p.tasks:.2f}"),
+    ("peer requests/it", lambda p, e: f"{p.requests:.2f}"),
     ("graphs/it", lambda p, e: f"{p.graphs:.3f}"),
     ("scheduler CPU ms/it", lambda p, e: f"{p.scheduler * 1e3:.2f}"),
     ("client CPU ms/it", lambda p, e: f"{p.client * 1e3:.2f}"),

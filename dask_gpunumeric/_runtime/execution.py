@@ -23,7 +23,7 @@ import numpy
 from dask.core import flatten, get_dependencies
 from dask.utils import key_split
 
-from . import checkpoint_copies, config, history, lineage, parts_in_place
+from . import checkpoint_copies, config, history, lineage, parts_in_place, peer_runs
 from . import distributed_internals as internals
 from .cluster import active_client, client_for_computation, in_worker_task
 from .nearby_workers import reaches_workers_directly
@@ -167,6 +167,10 @@ def compute_finishing_here(collection: Any) -> Any:
             route = _optimized(collection, key)
             jobs = _in_place_jobs(client, route, annotations)
         values = None if jobs is None else parts_in_place.computed_where_held(client, jobs)
+        if values is None and _aggregated(tail, parts):  # the workers among themselves
+            values = peer_runs.computed(client, graph, parts, layers)
+            if values is not None:
+                route = (None, graph, tail, parts)  # as built: the parts computed
         if values is None and route[0] is None:
             route = _optimized(collection, key)
         expression, graph, tail, parts = route
@@ -238,7 +242,31 @@ def persist(*collections: Any, synchronous: bool = False) -> tuple[Any, ...]:
         with _local_progress():
             return dask.persist(*collections, scheduler=_local_scheduler(), optimize_graph=False)
     check_connected(client)
+    by_peers = _persisted_by_peers(client, collections)
+    if by_peers is not None:
+        return by_peers
     return tuple(client.persist(list(collections), optimize_graph=False))
+
+
+def _persisted_by_peers(
+    client: distributed.Client, collections: tuple[Any, ...]
+) -> tuple[Any, ...] | None:
+    """``collections`` persisted by the workers among themselves (``peer_runs``), or
+    ``None`` where that route is not taken."""
+    graphs = [c.__dask_graph__() for c in collections]
+    layers = [layer for g in graphs for layer in getattr(g, "layers", {}).values()]
+    if len(layers) < sum(1 for g in graphs if g):  # a graph without layers: no placement
+        return None
+    keys = [list(flatten(c.__dask_keys__())) for c in collections]
+    graph = {k: v for g in graphs for k, v in dict(g).items()}
+    futures = peer_runs.persisted(client, graph, [k for ks in keys for k in ks], layers)
+    if futures is None:
+        return None
+    persisted = []
+    for collection, its_keys in zip(collections, keys, strict=True):
+        rebuild, args = collection.__dask_postpersist__()
+        persisted.append(rebuild({k: futures[k] for k in its_keys}, *args))
+    return tuple(persisted)
 
 
 def checkpoint(*arrays: Any) -> tuple[Any, ...]:

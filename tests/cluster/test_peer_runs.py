@@ -1,0 +1,148 @@
+"""Computations run by the workers among themselves (``gpunumeric.peer-runs``,
+``_runtime/peer_runs.py``): the stencil's results equal NumPy's and the scheduler's
+route bit for bit, the scheduler runs no task of them (its transition log), only ghost
+slabs go between workers, a failing task drops the run on every worker in bounded time,
+and a user's annotation keeps the scheduler's route.
+
+On a ``LocalCluster`` of 4 single-threaded worker processes, small-work policy off."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import dask
+import numpy
+import pytest
+from dask.highlevelgraph import HighLevelGraph, MaterializedLayer
+from distributed import Client, LocalCluster, wait
+
+import dask_gpunumeric as dnp
+from dask_gpunumeric._runtime import peer_runs, placement
+from examples.stencil import stencil
+from tests.cluster.conftest import prefixes_sent_to_workers
+
+pytestmark = pytest.mark.usefixtures("distributed_scheduler")
+
+N, ITERATIONS = 62, 10  # a 64 x 64 grid in 2 x 2 blocks: one per worker
+
+
+@pytest.fixture(scope="module")
+def client() -> Any:
+    with (
+        LocalCluster(n_workers=4, threads_per_worker=1, dashboard_address=":0") as cluster,
+        Client(cluster) as client,
+    ):
+        yield client
+
+
+@pytest.fixture(autouse=True)
+def small_blocks() -> Any:
+    with dnp.config.set(min_chunk_elements=256):
+        yield
+
+
+def persisted_stencil(peers: bool) -> Any:
+    with dnp.config.set(peer_runs=peers):
+        grid = stencil(dnp, N, ITERATIONS).persist()
+        wait(grid.to_dask())
+    return grid
+
+
+def test_the_stencil_runs_on_the_workers_with_no_task_and_equals_numpy(client: Client) -> None:
+    grids: list[Any] = []
+    sent = prefixes_sent_to_workers(client, lambda: grids.append(persisted_stencil(True)))
+    assert sent == set()
+    (grid,) = grids
+    assert grid.to_dask().numblocks == (2, 2)
+    expected = stencil(numpy, N, ITERATIONS)
+    result = numpy.asarray(grid)
+    assert result.dtype == expected.dtype and result.shape == expected.shape
+    numpy.testing.assert_allclose(result, expected, rtol=1e-13, atol=1e-12)
+
+
+def test_the_scheduler_runs_the_same_program_with_tasks_and_the_same_bits(
+    client: Client,
+) -> None:
+    grids: list[Any] = []
+    sent = prefixes_sent_to_workers(client, lambda: grids.append(persisted_stencil(False)))
+    assert sent  # the route the peers replace: tasks on the workers
+    by_peers = numpy.asarray(persisted_stencil(True))
+    numpy.testing.assert_array_equal(by_peers, numpy.asarray(grids[0]))
+
+
+def test_persisted_blocks_are_held_by_their_owners(client: Client) -> None:
+    grid = persisted_stencil(True).to_dask()
+    futures = [block for block in grid.__dask_graph__().values()]
+    holders = client.who_has(futures)
+    workers = placement.workers_of(client)
+    for future in futures:
+        index = future.key[1:]
+        owner = workers[placement.owner_position(index, grid.numblocks, len(workers))]
+        assert holders[future.key] == (owner,)
+
+
+def test_only_ghost_slabs_go_between_the_workers(client: Client) -> None:
+    since = time.time()
+    persisted_stencil(True)
+    received = client.run(lambda dask_worker: peer_runs.received_since(dask_worker.address, since))
+    block_bytes = (N + 2) ** 2 // 4 * 8
+    assert all(0 < size < block_bytes for size in received.values())
+    moved = client.run(
+        lambda dask_worker: [e for e in dask_worker.transfer_incoming_log if e["start"] >= since]
+    )
+    assert all(entries == [] for entries in moved.values())  # no transfer of the scheduler's
+
+
+def _fails(value: Any) -> Any:
+    raise ValueError("a failing task")
+
+
+def _slowly(value: Any) -> Any:
+    time.sleep(0.2)
+    return value
+
+
+def test_a_failing_task_drops_the_run_on_every_worker(client: Client) -> None:
+    """A task on one worker raises while another worker waits for its value: the run
+    ends everywhere (nothing left open) and the caller gets ``None``, in bounded time."""
+    workers = placement.workers_of(client)
+    tasks = {
+        ("a", 0): (_slowly, 1.0),
+        ("a", 1): (_fails, ("a", 0)),
+        ("b", 0): (sum, [("a", 0), ("a", 1)]),
+    }
+    owners = {("a", 0): [workers[0]], ("a", 1): [workers[1]], ("b", 0): [workers[2]]}
+    layer = MaterializedLayer(tasks, annotations=placement.annotations_of(owners))
+    graph = HighLevelGraph({"a": layer}, {"a": set()})
+    with dnp.config.set(peer_runs=True):
+        start = time.perf_counter()
+        assert peer_runs.computed(client, graph, [("b", 0)], graph.layers.values()) is None
+        assert time.perf_counter() - start < 30
+
+    def left_open(dask_worker: Any) -> int:
+        return sum(1 for address, _ in peer_runs._Runs.open if address == dask_worker.address)
+
+    assert set(client.run(left_open).values()) == {0}
+    with dnp.config.set(peer_runs=True):  # the next run is not disturbed
+        tasks[("a", 1)] = (_slowly, ("a", 0))
+        layer = MaterializedLayer(tasks, annotations=placement.annotations_of(owners))
+        graph = HighLevelGraph({"a": layer}, {"a": set()})
+        assert peer_runs.computed(client, graph, [("b", 0)], graph.layers.values()) == [2.0]
+
+
+def test_a_users_annotation_keeps_the_scheduler_route(client: Client) -> None:
+    grids: list[Any] = []
+
+    def run() -> None:
+        with dask.annotate(retries=2):
+            grids.append(persisted_stencil(True))
+
+    assert prefixes_sent_to_workers(client, run)
+    numpy.testing.assert_allclose(
+        numpy.asarray(grids[0]), stencil(numpy, N, ITERATIONS), rtol=1e-13, atol=1e-12
+    )
+
+
+def test_off_by_default() -> None:
+    assert dnp.config.get("peer-runs") is False
