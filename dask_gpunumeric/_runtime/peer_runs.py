@@ -14,17 +14,19 @@ itself, worker to worker. Nothing goes through the scheduler while it runs.
 - ``computed``: the values of some keys, sent back in the workers' replies (the partial
   results of a check, ``execution.compute_finishing_here``);
 - ``persisted``: futures of the computation's keys, held by the workers that computed
-  them; once every worker is done, each holds its values in its memory and the scheduler
-  learns of them as of scattered data (``Client.scatter``'s registration): no task, no
-  lineage. A worker lost later loses its blocks (the next computation that reads them
-  raises), as a checkpoint's key whose two copies are lost.
+  them (each holds its values in its memory when its share is done), registered with
+  the scheduler as scattered data once every worker is done (``Client.scatter``'s
+  registration): no task, no lineage. A worker lost later loses its blocks (the next
+  computation that reads them raises), as a checkpoint's key whose two copies are lost.
+  The next run reading them asks no one where they are (``_Registered.holders``).
 
 Taken only when ``gpunumeric.peer-runs`` is on, no layer is placed by a user
 (``dask.annotate``: resources, workers, retries), every input is a finished future of
 this client, and every worker the plan names is one the client lists. Where anything
 fails (a task raises, a worker is lost or not reached), every worker of the run is told
-to drop it, nothing is kept, and the caller takes the scheduler's route, which computes
-it again or raises what the tasks raise.
+to drop it, values already held are released (through the scheduler, as any data of
+the client), and the caller takes the scheduler's route, which computes it again or
+raises what the tasks raise.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from distributed.protocol import to_serialize
 from . import config, placement
 from . import distributed_internals as internals
 from .nearby_workers import reaches_workers_directly
+from .parts_in_place import IN_LOOP_BYTES
 
 logger = logging.getLogger(__name__)
 
@@ -90,12 +93,15 @@ class _Registered:
 
     schedulers: set[str] = set()
     requests = 0
+    # where the values kept by this process's runs are held, by key (the next run's
+    # inputs: no ``who_has`` asked); a key held elsewhere since fails that run
+    holders: dict[Any, str] = {}
 
 
 def requests_sent() -> int:
     """How many requests this process has sent workers for runs so far, each a share of
-    a run (``run_share``) or a run's values to hold (``_hold``): the client's messages
-    that stand for the scheduler's tasks (``benchmarks/weak_scaling.py`` counts them)."""
+    a run (``run_share``): the client's messages that stand for the scheduler's tasks
+    (``benchmarks/weak_scaling.py`` counts them)."""
     return _Registered.requests
 
 
@@ -137,7 +143,7 @@ def computed(
         return None
     found: dict[Any, Any] = {}
     for reply in replies.values():
-        found.update(reply)
+        found.update(reply["values"])
     return [found[key] for key in keys]
 
 
@@ -148,19 +154,26 @@ def persisted(
     workers that computed them and registered with the scheduler as scattered data;
     ``None`` where the route is not taken or failed."""
     plan = _planned(client, graph, keys, layers, keep=True)
-    if plan is None or _ran(client, plan) is None:
+    replies = None if plan is None else _ran(client, plan)
+    if replies is None:
         return None
-    _Registered.requests += len(plan.shares)
-    try:
-        held = internals.run_on_workers(client, list(plan.shares), _hold, plan.run, timeout=REACH)
-    except Exception:  # noqa: BLE001 - a worker lost now: its values are gone with it
-        logger.debug("a run's values not held; through the scheduler", exc_info=True)
-        _drop_everywhere(client, plan)
-        return None
-    who_has = {key: [address] for address, nbytes in held.items() for key in nbytes}
+    futures = _registered_futures(client, {a: reply["held"] for a, reply in replies.items()})
+    _Registered.holders = {
+        **{key: a for key, a in _Registered.holders.items() if key in client.futures},
+        **{key: a for a, reply in replies.items() for key in reply["held"]},
+    }
+    return futures
+
+
+def _registered_futures(
+    client: distributed.Client, held: dict[str, dict[Any, int]]
+) -> dict[Any, distributed.Future]:
+    """Futures of the values ``held`` by each worker (its keys and their sizes), made
+    data of ``client`` on the scheduler (no task, no lineage)."""
+    who_has = {key: [address] for address, sizes in held.items() for key in sizes}
     nbytes = {key: size for sizes in held.values() for key, size in sizes.items()}
     client.run_on_scheduler(_register, who_has=who_has, nbytes=nbytes, client=client.id)
-    futures: dict[Any, distributed.Future] = {key: distributed.Future(key, client) for key in keys}
+    futures: dict[Any, distributed.Future] = {k: distributed.Future(k, client) for k in who_has}
     internals.mark_futures_finished(client, futures.values())
     return futures
 
@@ -187,11 +200,10 @@ def _planned(
     workers = placement.workers_of(client)
     if not workers:
         return None
-    holders = (
-        {key: where[0] for key, where in client.who_has(list(inputs.values())).items() if where}
-        if inputs
-        else {}
-    )
+    holders = {key: _Registered.holders[key] for key in inputs if key in _Registered.holders}
+    if len(holders) < len(inputs):  # not all held where a run of ours left them
+        asked = client.who_has(list(inputs.values()))
+        holders = {key: where[0] for key, where in asked.items() if where}
     if len(holders) < len(inputs):
         return None
     where = _assigned(tasks, owners, holders, workers)
@@ -289,38 +301,44 @@ def _assigned(
     return where
 
 
-def _ran(client: distributed.Client, plan: _Plan) -> dict[str, dict[Any, Any]] | None:
-    """Each worker's returned values, once every worker has run its share of ``plan``;
-    ``None`` (every worker told to drop the run) where one failed or was not reached."""
+def _ran(client: distributed.Client, plan: _Plan) -> dict[str, dict[str, Any]] | None:
+    """Each worker's reply (``run_share``), once every worker has run its share of
+    ``plan``; ``None`` where one failed or was not reached: then every worker is told to
+    drop the run, and values some already held are released."""
     messages = {
         address: internals.run_message(run_share, share) for address, share in plan.shares.items()
     }
     _Registered.requests += len(messages)
 
-    async def run() -> dict[str, Any]:
+    async def run() -> tuple[dict[str, Any] | None, dict[str, Any]]:
         asks = {
             address: asyncio.ensure_future(internals.ask_worker(client, address, message, REACH))
             for address, message in messages.items()
         }
         done, pending = await asyncio.wait(asks.values(), return_when=asyncio.FIRST_EXCEPTION)
-        if any(ask.exception() is not None for ask in done):
-            await _drop(client, plan)
-            if pending:
-                await asyncio.wait(pending, timeout=SETTLE)
-            for ask in asks.values():
-                if not ask.done():
-                    ask.cancel()
-                elif not ask.cancelled():
-                    ask.exception()  # retrieved: no "never retrieved" warning
-            failures = [ask.exception() for ask in done]
-            raise next(failure for failure in failures if failure is not None)
-        return {address: ask.result() for address, ask in asks.items()}
+        if all(ask.exception() is None for ask in done):
+            return {address: ask.result() for address, ask in asks.items()}, {}
+        logger.debug("a peer run failed; through the scheduler", exc_info=_failure(done))
+        await _drop(client, plan)
+        if pending:
+            await asyncio.wait(pending, timeout=SETTLE)
+        for ask in pending:
+            ask.cancel()
+        answered = [(a, ask) for a, ask in asks.items() if ask.done() and not ask.cancelled()]
+        return None, {a: ask.result() for a, ask in answered if ask.exception() is None}
 
     try:
-        return client.sync(run)
+        replies, stranded = client.sync(run)
     except Exception:  # noqa: BLE001 - the scheduler's route computes (or raises) it
         logger.debug("a peer run failed; through the scheduler", exc_info=True)
         return None
+    if stranded:  # held by workers that finished: theirs no longer
+        _registered_futures(client, {a: reply["held"] for a, reply in stranded.items()})
+    return replies
+
+
+def _failure(done: set[asyncio.Task[Any]]) -> BaseException | None:
+    return next((ask.exception() for ask in done if ask.exception() is not None), None)
 
 
 async def _drop(client: distributed.Client, plan: _Plan) -> None:
@@ -333,10 +351,6 @@ async def _drop(client: distributed.Client, plan: _Plan) -> None:
             pass
 
     await asyncio.gather(*(tell(address) for address in plan.shares))
-
-
-def _drop_everywhere(client: distributed.Client, plan: _Plan) -> None:
-    client.sync(_drop, client, plan)
 
 
 def _registered(client: distributed.Client) -> bool:
@@ -390,12 +404,10 @@ class _Run:
 
 
 class _Runs:
-    """Per worker (address) and run: the values received, and those kept after it ran
-    until ``_hold``. A run ended (held, dropped) is remembered for a while, so a value
-    sent to it late is not kept."""
+    """Per worker (address) and run: the values received. A run ended (done, dropped) is
+    remembered for a while, so a value sent to it late is not kept."""
 
     open: dict[tuple[str, str], _Run] = {}
-    kept: dict[tuple[str, str], dict[Any, Any]] = {}
     ended: collections.deque[tuple[str, str]] = collections.deque(maxlen=1024)
     # (address, time.time(), bytes) of each value received from another worker
     received: collections.deque[tuple[str, float, int]] = collections.deque(maxlen=100_000)
@@ -426,7 +438,6 @@ def _received(address: str, run: str, key: Any, value: Any) -> None:
 def _dropped(address: str, run: str) -> None:
     """A worker's handler: drop ``run`` (its waits raise, its values go)."""
     current = _Runs.open.pop((address, run), None)
-    _Runs.kept.pop((address, run), None)
     _Runs.ended.append((address, run))
     if current is not None:
         current.drop()
@@ -440,7 +451,8 @@ def _key(key: Any) -> Any:
 async def run_share(share: dict[str, Any], dask_worker: Any = None) -> dict[Any, Any]:
     """On a worker (``run`` message): its ``share`` of a run (``_Plan``), each task run in
     its thread pool once what it reads is here, each value other workers read sent to
-    them; the values of ``returns`` (sent back), those of ``keeps`` kept for ``_hold``.
+    them; the values of ``returns`` (sent back), those of ``keeps`` held in its memory
+    (their sizes sent back: the scheduler learns of them from the client).
     Where anything fails every worker of the run is told to drop it, and it raises."""
     address, run = dask_worker.address, share["run"]
     current = _run_of(address, run)
@@ -460,11 +472,12 @@ async def run_share(share: dict[str, Any], dask_worker: Any = None) -> dict[Any,
         )
         raise
     _Runs.open.pop((address, run), None)
-    if share["keeps"]:
-        _Runs.kept[(address, run)] = {key: values[key] for key in share["keeps"]}
-    else:
-        _Runs.ended.append((address, run))
-    return {key: values[key] for key in share["returns"]}
+    _Runs.ended.append((address, run))
+    kept = {key: values[key] for key in share["keeps"]}
+    return {
+        "values": {key: values[key] for key in share["returns"]},
+        "held": internals.hold_worker_data(dask_worker, kept) if kept else {},
+    }
 
 
 async def _values(share: dict[str, Any], worker: Any, current: _Run) -> dict[Any, Any]:
@@ -488,7 +501,14 @@ async def _values(share: dict[str, Any], worker: Any, current: _Run) -> dict[Any
         for peer in share["sends"].get(key, ()):
             sent.append(
                 asyncio.ensure_future(
-                    _tell(worker, peer, VALUE, run=share["run"], key=key, value=to_serialize(value))
+                    _tell(
+                        worker,
+                        peer,
+                        VALUE,
+                        run=share["run"],
+                        key=key,
+                        value=to_serialize(value),
+                    )
                 )
             )
 
@@ -501,8 +521,11 @@ async def _values(share: dict[str, Any], worker: Any, current: _Run) -> dict[Any
     async def one(key: Any, task: Any) -> None:
         dependencies = internals.task_dependencies(task)
         read = {d: await source(d) for d in dependencies}
-        async with threads:
-            value = await loop.run_in_executor(pool, internals.run_task, task, read)
+        if sum(sizeof(v) for v in read.values()) <= IN_LOOP_BYTES:  # sooner than a thread
+            value = internals.run_task(task, read)
+        else:
+            async with threads:
+                value = await loop.run_in_executor(pool, internals.run_task, task, read)
         publish(key, value)
         for d in dependencies:  # a value no task here reads any more goes
             readers[d] -= 1
@@ -524,12 +547,3 @@ async def _values(share: dict[str, Any], worker: Any, current: _Run) -> dict[Any
 async def _tell(worker: Any, address: str, op: str, **message: Any) -> None:
     """Send the worker at ``address`` (another one) a ``message`` for its handler ``op``."""
     await getattr(internals.worker_rpc(worker, address), op)(**message)
-
-
-def _hold(run: str, dask_worker: Any = None) -> dict[Any, int]:
-    """On a worker (``run`` message): the values ``run`` kept here, held in its memory
-    under their keys (the scheduler learns of them next); their sizes."""
-    address = dask_worker.address
-    kept = _Runs.kept.pop((address, run), {})
-    _Runs.ended.append((address, run))
-    return internals.hold_worker_data(dask_worker, kept) if kept else {}
