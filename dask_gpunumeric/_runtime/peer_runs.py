@@ -319,7 +319,8 @@ def _ran(client: distributed.Client, plan: _Plan) -> dict[str, dict[str, Any]] |
         if all(ask.exception() is None for ask in done):
             return {address: ask.result() for address, ask in asks.items()}, {}
         logger.debug("a peer run failed; through the scheduler", exc_info=_failure(done))
-        await _drop(client, plan)
+        # those still running (one that failed dropped its run; one lost has none)
+        await _drop(client, plan.run, [a for a, ask in asks.items() if ask in pending])
         if pending:
             await asyncio.wait(pending, timeout=SETTLE)
         for ask in pending:
@@ -341,16 +342,16 @@ def _failure(done: set[asyncio.Task[Any]]) -> BaseException | None:
     return next((ask.exception() for ask in done if ask.exception() is not None), None)
 
 
-async def _drop(client: distributed.Client, plan: _Plan) -> None:
-    """Tell every worker of ``plan`` to drop its run (its waits end, its values go)."""
+async def _drop(client: distributed.Client, run: str, workers: Iterable[str]) -> None:
+    """Tell ``workers`` to drop ``run`` (their waits end, their values go)."""
 
     async def tell(address: str) -> None:
         try:
-            await asyncio.wait_for(getattr(client.rpc(address), DROP)(run=plan.run), REACH)
+            await asyncio.wait_for(getattr(client.rpc(address), DROP)(run=run), REACH)
         except Exception:  # noqa: BLE001 - a worker gone has nothing left to drop
             pass
 
-    await asyncio.gather(*(tell(address) for address in plan.shares))
+    await asyncio.gather(*(tell(address) for address in workers))
 
 
 def _registered(client: distributed.Client) -> bool:
@@ -409,6 +410,7 @@ class _Runs:
 
     open: dict[tuple[str, str], _Run] = {}
     ended: collections.deque[tuple[str, str]] = collections.deque(maxlen=1024)
+    telling: set[asyncio.Task[None]] = set()  # drops told in the background
     # (address, time.time(), bytes) of each value received from another worker
     received: collections.deque[tuple[str, float, int]] = collections.deque(maxlen=100_000)
 
@@ -460,16 +462,12 @@ async def run_share(share: dict[str, Any], dask_worker: Any = None) -> dict[Any,
         raise _DroppedError(run)
     try:
         values = await _values(share, dask_worker, current)
-    except BaseException:
+    except BaseException as error:
         _dropped(address, run)
-        await asyncio.gather(
-            *(
-                _tell(dask_worker, peer, DROP, run=run)
-                for peer in share["workers"]
-                if peer != address
-            ),
-            return_exceptions=True,
-        )
+        if not isinstance(error, _DroppedError):  # the others wait on this one: tell them
+            for peer in share["workers"]:
+                if peer != address:
+                    _in_background(_tell(dask_worker, peer, DROP, run=run))
         raise
     _Runs.open.pop((address, run), None)
     _Runs.ended.append((address, run))
@@ -545,5 +543,19 @@ async def _values(share: dict[str, Any], worker: Any, current: _Run) -> dict[Any
 
 
 async def _tell(worker: Any, address: str, op: str, **message: Any) -> None:
-    """Send the worker at ``address`` (another one) a ``message`` for its handler ``op``."""
-    await getattr(internals.worker_rpc(worker, address), op)(**message)
+    """Send the worker at ``address`` (another one) a ``message`` for its handler ``op``
+    (``REACH`` seconds to reach it)."""
+    await asyncio.wait_for(getattr(internals.worker_rpc(worker, address), op)(**message), REACH)
+
+
+def _in_background(telling: Any) -> None:
+    """``telling`` (a ``_tell``) run on, its failure ignored (a peer gone has no run)."""
+    task = asyncio.ensure_future(telling)
+    _Runs.telling.add(task)
+    task.add_done_callback(_told)
+
+
+def _told(task: asyncio.Task[None]) -> None:
+    _Runs.telling.discard(task)
+    if not task.cancelled():
+        task.exception()  # retrieved: a peer gone is no error of the run's

@@ -8,6 +8,9 @@ On a ``LocalCluster`` of 4 single-threaded worker processes, small-work policy o
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
 import time
 from typing import Any
 
@@ -103,6 +106,11 @@ def _slowly(value: Any) -> Any:
     return value
 
 
+def _asleep(seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds
+
+
 def test_a_failing_task_drops_the_run_on_every_worker(client: Client) -> None:
     """A task on one worker raises while another worker waits for its value: the run
     ends everywhere (nothing left open) and the caller gets ``None``, in bounded time."""
@@ -146,3 +154,33 @@ def test_a_users_annotation_keeps_the_scheduler_route(client: Client) -> None:
 
 def test_off_by_default() -> None:
     assert dnp.config.get("peer-runs") is False
+
+
+@pytest.mark.slow
+def test_a_worker_killed_mid_run_ends_the_run_on_the_others(backend: str) -> None:
+    """SIGKILL of the worker whose value another waits for: the run ends everywhere and
+    the caller gets ``None`` (then takes the scheduler's route), in bounded time."""
+    if backend != "numpy":
+        pytest.skip("no chunk of a backend's is computed here: one suffices")
+    with (
+        LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=":0") as cluster,
+        Client(cluster) as client,
+    ):
+        first, second = placement.workers_of(client, fresh=True)
+        tasks = {("a", 0): (_asleep, 20.0), ("b", 0): (sum, [("a", 0), 1.0])}
+        owners = {("a", 0): [first], ("b", 0): [second]}
+        layer = MaterializedLayer(tasks, annotations=placement.annotations_of(owners))
+        graph = HighLevelGraph({"a": layer}, {"a": set()})
+        pid = client.run(os.getpid, workers=[first])[first]
+        killer = threading.Timer(1.0, os.kill, (pid, signal.SIGKILL))
+        killer.start()
+        start = time.perf_counter()
+        with dnp.config.set(peer_runs=True):
+            assert peer_runs.computed(client, graph, [("b", 0)], graph.layers.values()) is None
+        assert time.perf_counter() - start < 15  # not the 20 s task's time: it was killed
+        killer.join()
+
+        def left_open(dask_worker: Any) -> int:
+            return sum(1 for address, _ in peer_runs._Runs.open if address == dask_worker.address)
+
+        assert client.run(left_open, workers=[second]) == {second: 0}
