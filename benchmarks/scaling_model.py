@@ -88,10 +88,27 @@ def stencil_tasks(grid: tuple[int, ...], iterations: int, sweeps: int = HALO_SWE
     return ((blocks + pairs) * groups + blocks) / iterations
 
 
+def peer_requests(workers: int, iterations: int, sweeps: int = HALO_SWEEPS) -> float:
+    """The client's requests per iteration of the stencil run by the workers among
+    themselves (``gpunumeric.peer-runs``): one per worker for each group the scheduler
+    would have had (``stencil_tasks``' groups)."""
+    return workers * (math.ceil(iterations / sweeps) + 1) / iterations
+
+
 def operations(point: Point) -> float:
     """What the scheduler or the client handles per iteration at ``point``: measured
-    tasks, plus CG's one request per worker per check."""
-    return point.tasks + (point.workers if point.program == "cg" else 0)
+    tasks and peer runs' requests, plus CG's one request per worker per check."""
+    return point.tasks + point.requests + (point.workers if point.program == "cg" else 0)
+
+
+def structure(point: Point) -> float | None:
+    """The operations per iteration the program's structure gives at ``point``: the
+    stencil's tasks, or its peer requests; ``None`` for CG (its checks' requests)."""
+    if point.program == "stencil":
+        return stencil_tasks(point.grid, point.iterations)
+    if point.program == "stencil-peers":
+        return peer_requests(point.workers, point.iterations)
+    return None
 
 
 @dataclass(frozen=True)
@@ -151,7 +168,7 @@ class Check:
 
     point: Point
     predicted: float
-    structural_tasks: float | None  # the stencil's formula, else None
+    structural: float | None  # the stencil's formula (tasks, or peer requests), else None
 
     @property
     def ratio(self) -> float:
@@ -166,8 +183,7 @@ def checks(points: list[Point], model: Fit) -> list[Check]:
     """Every point of the model's program, predicted with its operations measured."""
     out = []
     for p in (p for p in points if p.program == model.program):
-        tasks = stencil_tasks(p.grid, p.iterations) if p.program == "stencil" else None
-        out.append(Check(p, model.here(p.workers, operations(p), p.idle), tasks))
+        out.append(Check(p, model.here(p.workers, operations(p), p.idle), structure(p)))
     return out
 
 
@@ -194,13 +210,16 @@ class Prediction:
 def gpu_stencil(model: Fit, counts: tuple[int, ...], sweeps: int = HALO_SWEEPS,
                 iterations: int = 1000) -> list[Prediction]:  # fmt: skip
     """The stencil with a ``GPU_BLOCK`` square block per H100 on each of ``counts`` workers:
-    seconds per iteration over a run of ``iterations``, with ``sweeps`` merged."""
+    seconds per iteration over a run of ``iterations``, with ``sweeps`` merged; its
+    operations those of ``model``'s program (tasks, or peer requests)."""
     compute = 2 * GPU_BLOCK**2 * 8 / H100_BANDWIDTH  # read the block, write it, once
     out: list[Prediction] = []
     for workers in counts:
         layout = gpu_layout(workers)
         exchange = 0.0 if workers == 1 else 4 * GPU_BLOCK * 8 / LINK_BANDWIDTH
-        ops = stencil_tasks(layout, iterations, sweeps)
+        ops = (peer_requests(workers, iterations, sweeps)
+               if model.program == "stencil-peers"
+               else stencil_tasks(layout, iterations, sweeps))  # fmt: skip
         seconds = model.cluster(workers, ops, compute, exchange)
         base = out[0].seconds if out else seconds
         out.append(Prediction(workers, ops, seconds, ops * model.scheduler_per_operation,
@@ -223,31 +242,37 @@ def report(points: list[Point], cores: int) -> tuple[str, bool]:
                   f"{model.client[0] * 1e3:.2f} + {model.client[1] * 1e3:.3f} x workers ms; "
                   f"latency {model.latency * 1e3:.2f} ms; {cores} cores",
                   "",
-                  "| workers | operations/it | tasks/it, structure | idle worker, "
+                  "| workers | operations/it | operations/it, structure | idle worker, "
                   "% of a core | ms/it measured | ms/it model | model/measured |",
                   "|---:|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
         for check in checks(points, model):
             p = check.point
-            structure = "" if check.structural_tasks is None else f"{check.structural_tasks:.2f}"
+            built = "" if check.structural is None else f"{check.structural:.2f}"
             flag = ""
             if p.workers in CHECKED:
                 ok &= check.within
                 flag = " (checked)" if check.within else " (OUTSIDE 25%)"
-            lines.append(f"| {p.workers} | {operations(p):.2f} | {structure} | "
+            lines.append(f"| {p.workers} | {operations(p):.2f} | {built} | "
                          f"{p.idle:.1%} | {p.seconds * 1e3:.2f} | {check.predicted * 1e3:.2f} | "
                          f"{check.ratio:.2f}{flag} |")  # fmt: skip
         lines.append("")
-    if "stencil" in models:
+    routes = [program for program in ("stencil", "stencil-peers") if program in models]
+    if routes:
         counts = (1, 8, 64, 256, TARGET_WORKERS)
         lines += [f"### The stencil on H100s, a {GPU_BLOCK:,} x {GPU_BLOCK:,} block each, "
                   f"a long run", "",
-                  "| workers | halo-sweeps | tasks/it | scheduler ms/it | ms/it | efficiency |",
-                  "|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
-        for sweeps in (HALO_SWEEPS, 64):  # 64: with halo-max-depth raised to 64
-            for at in gpu_stencil(models["stencil"], counts, sweeps):
-                lines.append(f"| {at.workers:,} | {sweeps} | {at.operations:.1f} | "
-                             f"{at.scheduler * 1e3:.2f} | {at.seconds * 1e3:.2f} | "
-                             f"{at.efficiency:.3f} |")  # fmt: skip
+                  "| route | workers | halo-sweeps | operations/it | scheduler ms/it | "
+                  "client ms/it | ms/it | efficiency |",
+                  "|---|---:|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
+        for program in routes:
+            route = "peer runs" if program == "stencil-peers" else "scheduler"
+            for sweeps in (HALO_SWEEPS, 64):  # 64: with halo-max-depth raised to 64
+                for at in gpu_stencil(models[program], counts, sweeps):
+                    client = models[program].client_at(at.workers)
+                    lines.append(f"| {route} | {at.workers:,} | {sweeps} | "
+                                 f"{at.operations:.1f} | {at.scheduler * 1e3:.2f} | "
+                                 f"{client * 1e3:.2f} | {at.seconds * 1e3:.2f} | "
+                                 f"{at.efficiency:.3f} |")  # fmt: skip
         lines.append("")
     return "\n".join(lines), ok
 

@@ -28,6 +28,15 @@ def test_the_stencil_on_two_workers_moves_slabs_between_its_two_blocks() -> None
     assert 0 < point.idle < 1
 
 
+def test_the_stencil_run_by_the_workers_among_themselves_sends_the_scheduler_no_task() -> None:
+    point = weak_scaling.measure("stencil-peers", workers=2, iterations=4, repeats=1)
+    assert point.correct
+    assert point.tasks == 0 and point.graphs == 0
+    runs = point.requests * point.iterations / point.workers  # a request per worker per run
+    assert runs >= 1 and runs == int(runs)
+    assert 0 < point.moved < (point.n + 2) ** 2 * 8 / 2  # ghost slabs, not blocks
+
+
 def test_fewer_sweeps_merged_make_more_tasks(backend: str) -> None:
     if backend != "numpy":
         pytest.skip("the halo structure does not depend on the backend: one suffices")

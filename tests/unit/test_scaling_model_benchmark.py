@@ -115,3 +115,22 @@ def test_the_command_reads_the_points_and_writes_the_report(tmp_path: Path, caps
     assert model.main(argv) == 0
     assert "1,024" in (tmp_path / "model.md").read_text()
     assert "| 32 |" in capsys.readouterr().out
+
+
+def test_peer_requests_are_a_request_per_worker_per_group() -> None:
+    assert model.peer_requests(4, 16) == 4 * 3 / 16  # the boundary writes' group, then two
+    assert model.peer_requests(1024, 1000, sweeps=64) < model.peer_requests(1024, 1000)
+    point = dataclasses.replace(made_points()[2], program="stencil-peers", tasks=0.0,
+                                requests=model.peer_requests(4, 16))  # fmt: skip
+    assert model.operations(point) == model.peer_requests(4, 16)
+    assert model.structure(point) == model.peer_requests(4, 16)
+    assert model.structure(dataclasses.replace(point, program="cg")) is None
+
+
+def test_the_peer_route_is_predicted_with_its_requests_not_the_halo_tasks() -> None:
+    peers = dataclasses.replace(TRUE, program="stencil-peers")
+    (one, many) = model.gpu_stencil(peers, (1, 1024))
+    assert many.operations == pytest.approx(model.peer_requests(1024, 1000))
+    (_, tasks) = model.gpu_stencil(TRUE, (1, 1024))
+    assert many.operations < tasks.operations / 10
+    assert many.efficiency > tasks.efficiency
