@@ -76,8 +76,9 @@ def data_lost_error(error: BaseException) -> DataLostError:
         "the computation was cancelled: data it needs was lost with the workers that held "
         "it and has no lineage to recompute it from: a lineage cut's blocks, held twice, "
         "both copies lost before the active memory manager made a new one "
-        "(distributed.scheduler.active-memory-manager.interval), or data scattered from "
-        "the client. Arrays computed from it cannot be computed again: make them anew from "
+        "(distributed.scheduler.active-memory-manager.interval), data scattered from "
+        "the client, or blocks persisted by the workers among themselves "
+        "(gpunumeric.peer-runs). Arrays computed from it cannot be computed again: make them anew from "
         "their source. A larger gpunumeric.checkpoint-every cuts lineage less often. "
         f"distributed said: {error}"
     )

@@ -184,3 +184,26 @@ def test_a_worker_killed_mid_run_ends_the_run_on_the_others(backend: str) -> Non
             return sum(1 for address, _ in peer_runs._Runs.open if address == dask_worker.address)
 
         assert client.run(left_open, workers=[second]) == {second: 0}
+
+
+@pytest.mark.slow
+def test_a_worker_lost_after_a_persist_of_the_peers_raises_data_lost(backend: str) -> None:
+    """A persist run by the peers has no lineage: its blocks on a worker killed later
+    are gone, and the next computation reading them raises ``DataLostError`` (which
+    says why), in bounded time; nothing hangs."""
+    with (
+        LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=":0") as cluster,
+        Client(cluster) as client,
+        dnp.config.set(peer_runs=True, min_chunk_elements=64),
+    ):
+        grid = stencil(dnp, 30, 4).persist()
+        futures = list(grid.to_dask().__dask_graph__().values())
+        wait(futures)
+        holder = client.who_has(futures[:1])[futures[0].key][0]
+        os.kill(client.run(os.getpid, workers=[holder])[holder], signal.SIGKILL)
+        start = time.perf_counter()
+        with pytest.raises(dnp.DataLostError, match="peer-runs"):
+            for _ in range(100):  # until the scheduler has seen the worker go
+                float(grid.sum())
+                time.sleep(0.1)
+        assert time.perf_counter() - start < 60
