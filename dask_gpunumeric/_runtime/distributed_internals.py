@@ -30,7 +30,7 @@ distributed": 2026.8.0 when this was written).
 | ``Client.futures[key].status`` (``FutureState.status``), ``dask._task_spec.GraphNode``, its ``dependencies`` and ``__call__(values)``, ``Worker.data`` | a check's partial tasks read persisted keys this client holds finished futures of, and are computed by ``Client.run`` on the workers holding them (``futures_finished``, ``is_task``, ``task_dependencies``, ``run_task``: ``parts_in_place``) | 2024.1.0 (``GraphNode``: the task objects of dask 2024.12 and later, not read in an older release) | ``parts_in_place`` returns ``None``: the partial tasks go through the scheduler (a check costs about twice a bare round trip again) |
 | ``Client.rpc`` (its connection pool: ``connect``, ``reuse``), the ``run`` handler of ``Worker`` (a coroutine function is awaited in the worker's event loop), ``Worker.executors["default"]`` (the thread pool its tasks run in: ``worker_thread_pool``) (the message ``Client.run`` has the scheduler's ``broadcast`` forward: ``function``, ``args``, ``kwargs`` pickled by ``distributed.protocol.pickle.dumps``, ``wait``; the reply's ``status`` and ``result``) | a check's partial tasks sent to the workers straight from the client, not through the scheduler, where the client talks to its workers directly (``run_on_workers``: ``parts_in_place``), those reading more than a few MiB run in the worker's thread pool | 2024.1.0 | ``run_on_workers`` fails and ``parts_in_place`` asks through ``Client.run`` every time (one more hop each way: a check on the embedded cluster about 3 ms instead of 2.2-2.9 ms); make ``run_on_workers`` call ``Client.run`` |
 | ``Server.handlers`` (a worker's operations by name; a handler whose first parameter is ``comm`` is given the connection and may write and read on it), ``distributed.core.Status.dont_reply`` (a handler's result that sends no reply), ``Worker.data``, ``Client.rpc`` (``connect``, ``reuse``) | a worker lends the addresses of its blocks to a reader on this machine and keeps them until it is done (``add_worker_handler``, ``no_reply``, ``worker_connection``, ``give_back_connection``: ``worker_memory``) | 2024.1.0 | ``worker_memory.read`` returns ``None`` (its plugin fails to register): moves into the client are gathered (8 MB from the embedded cluster: about 7-10 ms instead of 3) |
-| ``Worker.rpc`` (its connection pool to other workers: an attribute named after a handler sends that handler a message), ``Worker.update_data``, ``Scheduler.update_data``, ``Server.handlers``, the ``run`` handler (as above) | a computation run by the workers among themselves: each worker's share sent by the client (``run_message``, ``ask_worker``), values pushed worker to worker (``worker_rpc``), kept values held and registered as scattered data (``hold_worker_data``, ``register_scattered_data``: ``peer_runs``) | 2024.1.0 | ``peer_runs`` fails at its first run and every computation takes the scheduler's route (``gpunumeric.peer-runs`` is off by default) |
+| ``Worker.rpc`` (its connection pool to other workers: an attribute named after a handler sends that handler a message), ``Worker.update_data``, ``Scheduler.update_data``, ``Server.handlers``, the ``run`` handler (as above) | a computation run by the workers among themselves: each worker's share sent by the client (``run_message``, ``ask_worker``), values pushed worker to worker (``reached``, ``worker_pool``), kept values held and registered as scattered data (``hold_worker_data``, ``register_scattered_data``: ``peer_runs``) | 2024.1.0 | ``peer_runs`` fails at its first run and every computation takes the scheduler's route (``gpunumeric.peer-runs`` is off by default) |
 | ``dask._task_spec.convert_legacy_graph``, ``Task`` (``func``, ``args``, ``kwargs``, ``substitute``) | a graph's tasks as dask's task objects, and a dependency-free task computed inside its one consumer as a nested task (``graph_tasks``, ``is_plain_task``, ``with_inlined``: ``_lowering/inline_roots.py``) | 2025.1.0 (the task objects of dask 2024.12 and later) | ``graph_tasks`` returns ``None``: every task stays a task of its own (Monte Carlo pi's random blocks are held between two tasks again) |
 | ``dask.array._array_expr._collection.from_graph`` (with ``array.query-planning`` on) | an expression array over a task graph's keys: what dask's own ``persist`` of an expression array returns (``expression_from_graph``: ``dask_arrays.for_user``, ``to_dask()``), and, with ``dask._task_spec.TaskRef`` (a reference to a key) as each block, one standing for a task-graph array without its tasks when a dask.array function is called on expressions (``expression_over_keys``: ``dask_arrays``); ``dask._task_spec.Alias`` (``target``): the result's aliases of those keys, read as the keys themselves (``without_aliases``: ``dask_arrays``) | 2025.1.0 | with query planning on, ``to_dask()`` and the reductions of ``dask_arrays`` raise ``NotImplementedError`` naming this row; with it off nothing changes |
 | ``dask.array._array_expr._io.FromGraph`` (subclassed: its ``_parameters``, ``operand``, ``_name``), ``dask._collections.new_collection``, ``Expr.__dask_annotations__`` (with ``array.query-planning`` on) | ``to_dask()`` of an annotated graph keeps its annotations: ``FromGraph`` drops its layers', our subclass gives them to the scheduler per key as dask's ``HLGExpr`` does (``expression_from_graph``: ``dask_arrays.for_user``) | 2026.7.1 (older releases not read) | ``expression_from_graph`` raises ``NotImplementedError`` naming this row for an annotated graph; make it call ``from_graph`` (the annotations of ``to_dask()`` arrays are then lost with query planning on) |
@@ -212,21 +212,27 @@ async def ask_worker(
     ``address`` by the client itself; ``TimeoutError`` where it is not reached within
     ``timeout`` seconds, ``RuntimeError`` (with the worker's message) where the function
     raised there."""
-    # Reached first (the connection goes back to the client's pool, where the request
-    # takes it), then asked.
-    comm = await asyncio.wait_for(client.rpc.connect(address), timeout)
-    client.rpc.reuse(address, comm)
-    reply = await client.rpc(address).run(**message)
+    reply = await (await reached(client.rpc, address, timeout)).run(**message)
     if reply.get("status") != "OK":
         text = reply.get("exception_text", reply)
         raise RuntimeError(f"running a function on {address} failed: {text}")
     return reply["result"]
 
 
-def worker_rpc(worker: Any, address: str) -> Any:
-    """``worker``'s pooled connection to the worker at ``address``: its attributes send
-    that worker a message whose ``op`` is their name (``Worker.rpc``)."""
-    return worker.rpc(address)
+async def reached(pool: Any, address: str, timeout: float) -> Any:
+    """``pool(address)``: the pooled connection of ``pool`` (``Client.rpc``,
+    ``Worker.rpc``) to the server at ``address``, whose attributes send it a message
+    whose ``op`` is their name, once a connection is made within ``timeout`` seconds
+    (``TimeoutError`` otherwise; the message itself then takes as long as it takes)."""
+    # Reached first (the connection goes back to the pool, where the request takes it).
+    comm = await asyncio.wait_for(pool.connect(address), timeout)
+    pool.reuse(address, comm)
+    return pool(address)
+
+
+def worker_pool(worker: Any) -> Any:
+    """``worker``'s pool of connections to other servers (``Worker.rpc``)."""
+    return worker.rpc
 
 
 def add_worker_handler(worker: Any, name: str, handler: Callable[..., Any]) -> None:

@@ -253,10 +253,12 @@ def _persisted_by_peers(
 ) -> tuple[Any, ...] | None:
     """``collections`` persisted by the workers among themselves (``peer_runs``), or
     ``None`` where that route is not taken."""
-    graphs = [c.__dask_graph__() for c in collections]
-    layers = [layer for g in graphs for layer in getattr(g, "layers", {}).values()]
-    if len(layers) < sum(1 for g in graphs if g):  # a graph without layers: no placement
+    if not peer_runs.wanted():
         return None
+    graphs = [c.__dask_graph__() for c in collections]
+    if any(not getattr(g, "layers", None) for g in graphs):  # no layers: no placement
+        return None
+    layers = [layer for g in graphs for layer in g.layers.values()]
     keys = [list(flatten(c.__dask_keys__())) for c in collections]
     graph = {k: v for g in graphs for k, v in dict(g).items()}
     futures = peer_runs.persisted(client, graph, [k for ks in keys for k in ks], layers)

@@ -33,10 +33,9 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import itertools
 import logging
-import os
 import time
+import uuid
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -58,8 +57,6 @@ DROP = "gpunumeric_peer_drop"
 REACH = 5.0
 # Seconds the other workers of a failed run get to answer before the caller moves on.
 SETTLE = 10.0
-
-_runs = itertools.count()
 
 
 class PeerValues(distributed.WorkerPlugin):
@@ -93,9 +90,9 @@ class _Registered:
 
     schedulers: set[str] = set()
     requests = 0
-    # where the values kept by this process's runs are held, by key (the next run's
-    # inputs: no ``who_has`` asked); a key held elsewhere since fails that run
-    holders: dict[Any, str] = {}
+    # per scheduler: where the values kept by this process's runs are held, by key (the
+    # next run's inputs: no ``who_has`` asked); a run that fails forgets them
+    holders: dict[str, dict[Any, str]] = {}
 
 
 def requests_sent() -> int:
@@ -157,9 +154,15 @@ def persisted(
     replies = None if plan is None else _ran(client, plan)
     if replies is None:
         return None
-    futures = _registered_futures(client, {a: reply["held"] for a, reply in replies.items()})
-    _Registered.holders = {
-        **{key: a for key, a in _Registered.holders.items() if key in client.futures},
+    try:
+        futures = _registered_futures(client, {a: reply["held"] for a, reply in replies.items()})
+    except Exception:  # noqa: BLE001 - a worker gone since it replied: the scheduler's route
+        logger.debug("a peer run's values not registered", exc_info=True)
+        return None
+    address = client.scheduler.address
+    known = _Registered.holders.get(address, {})
+    _Registered.holders[address] = {
+        **{key: a for key, a in known.items() if key in client.futures},
         **{key: a for a, reply in replies.items() for key in reply["held"]},
     }
     return futures
@@ -178,12 +181,31 @@ def _registered_futures(
     return futures
 
 
+def wanted() -> bool:
+    """Whether ``gpunumeric.peer-runs`` is on."""
+    return bool(config.get("peer-runs"))
+
+
 def _planned(
     client: distributed.Client, graph: Any, keys: list[Any], layers: Iterable[Any], keep: bool
 ) -> _Plan | None:
-    """The plan of ``keys``' computation, or ``None`` where the route is not taken."""
-    if not config.get("peer-runs") or client.asynchronous:
+    """The plan of ``keys``' computation, or ``None`` where the route is not taken (or
+    planning failed: a scheduler's answer missing, a graph dask cannot convert)."""
+    if not wanted() or client.asynchronous:
         return None
+    if keep and any(key in client.futures for key in keys):
+        return None  # computed or being computed already: the scheduler's to reuse
+    try:
+        return _plan(client, graph, keys, layers, keep)
+    except Exception:  # noqa: BLE001 - the scheduler's route computes (or raises) it
+        logger.debug("a peer run not planned; through the scheduler", exc_info=True)
+        return None
+
+
+def _plan(
+    client: distributed.Client, graph: Any, keys: list[Any], layers: Iterable[Any], keep: bool
+) -> _Plan | None:
+    """``_planned``'s plan, or ``None``; may raise."""
     if not reaches_workers_directly(client) or not _registered(client):
         return None
     owners: dict[Any, list[str]] = {}
@@ -200,16 +222,17 @@ def _planned(
     workers = placement.workers_of(client)
     if not workers:
         return None
-    holders = {key: _Registered.holders[key] for key in inputs if key in _Registered.holders}
+    known = _Registered.holders.get(client.scheduler.address, {})
+    holders = {key: known[key] for key in inputs if known.get(key) in workers}
     if len(holders) < len(inputs):  # not all held where a run of ours left them
         asked = client.who_has(list(inputs.values()))
         holders = {key: where[0] for key, where in asked.items() if where}
-    if len(holders) < len(inputs):
+    if len(holders) < len(inputs) or not set(holders.values()) <= set(workers):
         return None
     where = _assigned(tasks, owners, holders, workers)
     if where is None:
         return None
-    plan = _Plan(f"{os.getpid()}-{next(_runs)}")
+    plan = _Plan(uuid.uuid4().hex)
     for key, address in holders.items():
         plan.share(address)["inputs"].append(key)
     for key, task in tasks.items():
@@ -319,22 +342,29 @@ def _ran(client: distributed.Client, plan: _Plan) -> dict[str, dict[str, Any]] |
         if all(ask.exception() is None for ask in done):
             return {address: ask.result() for address, ask in asks.items()}, {}
         logger.debug("a peer run failed; through the scheduler", exc_info=_failure(done))
-        # those still running (one that failed dropped its run; one lost has none)
-        await _drop(client, plan.run, [a for a, ask in asks.items() if ask in pending])
+        # every worker but those that answered (one whose ask failed may be running yet)
+        answered = [a for a, ask in asks.items() if ask.done() and ask.exception() is None]
+        await _drop(client, plan.run, [a for a in asks if a not in answered])
         if pending:
             await asyncio.wait(pending, timeout=SETTLE)
         for ask in pending:
             ask.cancel()
-        answered = [(a, ask) for a, ask in asks.items() if ask.done() and not ask.cancelled()]
-        return None, {a: ask.result() for a, ask in answered if ask.exception() is None}
+        ended = [(a, ask) for a, ask in asks.items() if ask.done() and not ask.cancelled()]
+        return None, {a: ask.result() for a, ask in ended if ask.exception() is None}
 
     try:
         replies, stranded = client.sync(run)
     except Exception:  # noqa: BLE001 - the scheduler's route computes (or raises) it
         logger.debug("a peer run failed; through the scheduler", exc_info=True)
         return None
-    if stranded:  # held by workers that finished: theirs no longer
-        _registered_futures(client, {a: reply["held"] for a, reply in stranded.items()})
+    if replies is None:
+        _Registered.holders.pop(client.scheduler.address, None)  # one may have moved
+    held = {a: reply["held"] for a, reply in stranded.items() if reply["held"]}
+    if held:  # by workers that finished: released (registered, then their futures go)
+        try:
+            _registered_futures(client, held)
+        except Exception:  # noqa: BLE001 - a worker gone: its values with it
+            logger.debug("a failed peer run's values not released", exc_info=True)
     return replies
 
 
@@ -400,8 +430,7 @@ class _Run:
         for value in self.values.values():
             if not value.done():
                 value.set_exception(_DroppedError())
-            elif value.exception() is None:
-                value.result()
+                value.exception()  # retrieved: no one may wait for it any more
 
 
 class _Runs:
@@ -409,7 +438,7 @@ class _Runs:
     remembered for a while, so a value sent to it late is not kept."""
 
     open: dict[tuple[str, str], _Run] = {}
-    ended: collections.deque[tuple[str, str]] = collections.deque(maxlen=1024)
+    ended: dict[tuple[str, str], None] = {}  # the last ENDED, in the order they ended
     telling: set[asyncio.Task[None]] = set()  # drops told in the background
     # (address, time.time(), bytes) of each value received from another worker
     received: collections.deque[tuple[str, float, int]] = collections.deque(maxlen=100_000)
@@ -421,10 +450,19 @@ def received_since(address: str, since: float) -> int:
     return sum(size for at, when, size in _Runs.received if at == address and when >= since)
 
 
+ENDED = 65_536
+
+
 def _run_of(address: str, run: str) -> _Run | None:
     if (address, run) in _Runs.ended:
         return None
     return _Runs.open.setdefault((address, run), _Run())
+
+
+def _ended(address: str, run: str) -> None:
+    _Runs.ended[(address, run)] = None
+    if len(_Runs.ended) > ENDED:
+        del _Runs.ended[next(iter(_Runs.ended))]
 
 
 def _received(address: str, run: str, key: Any, value: Any) -> None:
@@ -440,7 +478,7 @@ def _received(address: str, run: str, key: Any, value: Any) -> None:
 def _dropped(address: str, run: str) -> None:
     """A worker's handler: drop ``run`` (its waits raise, its values go)."""
     current = _Runs.open.pop((address, run), None)
-    _Runs.ended.append((address, run))
+    _ended(address, run)
     if current is not None:
         current.drop()
 
@@ -469,8 +507,10 @@ async def run_share(share: dict[str, Any], dask_worker: Any = None) -> dict[Any,
                 if peer != address:
                     _in_background(_tell(dask_worker, peer, DROP, run=run))
         raise
+    if current.dropped:  # told to drop meanwhile: the client will not register these
+        raise _DroppedError(run)
     _Runs.open.pop((address, run), None)
-    _Runs.ended.append((address, run))
+    _ended(address, run)
     kept = {key: values[key] for key in share["keeps"]}
     return {
         "values": {key: values[key] for key in share["returns"]},
@@ -513,13 +553,17 @@ async def _values(share: dict[str, Any], worker: Any, current: _Run) -> dict[Any
     def source(key: Any) -> asyncio.Future[Any]:
         return local[key] if key in local else current.slot(key)
 
-    for key in share["inputs"]:
-        publish(key, worker.data[key])
+    in_memory = getattr(worker.data, "fast", worker.data)  # zict.Buffer's, or a dict
+    for key in share["inputs"]:  # one spilled is read back in the thread pool
+        held = in_memory[key] if key in in_memory else None
+        if held is None:
+            held = await loop.run_in_executor(pool, worker.data.__getitem__, key)
+        publish(key, held)
 
     async def one(key: Any, task: Any) -> None:
         dependencies = internals.task_dependencies(task)
         read = {d: await source(d) for d in dependencies}
-        if sum(sizeof(v) for v in read.values()) <= IN_LOOP_BYTES:  # sooner than a thread
+        if read and sum(map(sizeof, read.values())) <= IN_LOOP_BYTES:  # sooner than a thread
             value = internals.run_task(task, read)
         else:
             async with threads:
@@ -544,8 +588,9 @@ async def _values(share: dict[str, Any], worker: Any, current: _Run) -> dict[Any
 
 async def _tell(worker: Any, address: str, op: str, **message: Any) -> None:
     """Send the worker at ``address`` (another one) a ``message`` for its handler ``op``
-    (``REACH`` seconds to reach it)."""
-    await asyncio.wait_for(getattr(internals.worker_rpc(worker, address), op)(**message), REACH)
+    (``REACH`` seconds to reach it; the message then takes as long as it takes)."""
+    peer = await internals.reached(internals.worker_pool(worker), address, REACH)
+    await getattr(peer, op)(**message)
 
 
 def _in_background(telling: Any) -> None:

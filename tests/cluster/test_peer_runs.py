@@ -139,6 +139,31 @@ def test_a_failing_task_drops_the_run_on_every_worker(client: Client) -> None:
         assert peer_runs.computed(client, graph, [("b", 0)], graph.layers.values()) == [2.0]
 
 
+def test_a_task_failing_beside_one_waiting_for_a_peer_drops_the_run(client: Client) -> None:
+    """On one worker a task fails while another there waits for a value from a peer
+    (its wait cancelled): the run still ends everywhere, with nothing left open."""
+    workers = placement.workers_of(client)
+    tasks = {
+        ("a", 0): (_slowly, 1.0),
+        ("c", 0): (sum, [("a", 0), 1.0]),
+        ("a", 1): (_fails, 2.0),
+        ("b", 0): (sum, [("c", 0), ("a", 1)]),
+    }
+    owners = {("a", 0): [workers[0]], ("c", 0): [workers[1]], ("a", 1): [workers[1]]}
+    owners[("b", 0)] = [workers[2]]
+    layer = MaterializedLayer(tasks, annotations=placement.annotations_of(owners))
+    graph = HighLevelGraph({"a": layer}, {"a": set()})
+    with dnp.config.set(peer_runs=True):
+        start = time.perf_counter()
+        assert peer_runs.computed(client, graph, [("b", 0)], graph.layers.values()) is None
+        assert time.perf_counter() - start < 30
+
+    def left_open(dask_worker: Any) -> int:
+        return sum(1 for address, _ in peer_runs._Runs.open if address == dask_worker.address)
+
+    assert set(client.run(left_open).values()) == {0}
+
+
 def test_a_users_annotation_keeps_the_scheduler_route(client: Client) -> None:
     grids: list[Any] = []
 
