@@ -156,9 +156,11 @@ def persisted(
         return None
     try:
         futures = _registered_futures(client, {a: reply["held"] for a, reply in replies.items()})
-    except Exception:  # noqa: BLE001 - a worker gone since it replied: the scheduler's route
+    except Exception:  # noqa: BLE001 - the scheduler's route
         logger.debug("a peer run's values not registered", exc_info=True)
         return None
+    if any(key not in futures for key in keys):  # a worker gone since it replied
+        return None  # those registered are released as ``futures`` goes
     address = client.scheduler.address
     known = _Registered.holders.get(address, {})
     _Registered.holders[address] = {
@@ -172,11 +174,12 @@ def _registered_futures(
     client: distributed.Client, held: dict[str, dict[Any, int]]
 ) -> dict[Any, distributed.Future]:
     """Futures of the values ``held`` by each worker (its keys and their sizes), made
-    data of ``client`` on the scheduler (no task, no lineage)."""
+    data of ``client`` on the scheduler (no task, no lineage); none of those of a worker
+    the scheduler no longer lists (removed since it replied)."""
     who_has = {key: [address] for address, sizes in held.items() for key in sizes}
     nbytes = {key: size for sizes in held.values() for key, size in sizes.items()}
-    client.run_on_scheduler(_register, who_has=who_has, nbytes=nbytes, client=client.id)
-    futures: dict[Any, distributed.Future] = {k: distributed.Future(k, client) for k in who_has}
+    done = client.run_on_scheduler(_register, who_has=who_has, nbytes=nbytes, client=client.id)
+    futures: dict[Any, distributed.Future] = {k: distributed.Future(k, client) for k in done}
     internals.mark_futures_finished(client, futures.values())
     return futures
 
@@ -398,10 +401,14 @@ def _registered(client: distributed.Client) -> bool:
 
 def _register(
     who_has: dict[Any, list[str]], nbytes: dict[Any, int], client: str, dask_scheduler: Any = None
-) -> None:
+) -> list[Any]:
     """On the scheduler (``client.run_on_scheduler``): a run's kept values, held by the
-    workers listed, become data of ``client``."""
-    internals.register_scattered_data(dask_scheduler, who_has, nbytes, client)
+    workers listed, become data of ``client``, but for those of a worker this scheduler
+    no longer lists (``update_data`` would leave such a key in memory with no holder, and
+    a computation reading it would wait for ever); the keys registered."""
+    known = {k: w for k, w in who_has.items() if all(a in dask_scheduler.workers for a in w)}
+    internals.register_scattered_data(dask_scheduler, known, nbytes, client)
+    return list(known)
 
 
 # --- a worker's side --------------------------------------------------------------------

@@ -164,6 +164,23 @@ def test_a_task_failing_beside_one_waiting_for_a_peer_drops_the_run(client: Clie
     assert set(client.run(left_open).values()) == {0}
 
 
+def test_values_of_a_worker_gone_before_registration_are_not_registered(client: Client) -> None:
+    """A worker that replied and was removed before the registration: its keys are not
+    registered (the scheduler would hold them in memory with no holder, and a
+    computation reading them would wait for ever: a hang the chaos run found), those of
+    the others are."""
+    (alive, *_) = placement.workers_of(client)
+    gone = "tcp://127.0.0.1:9"  # no worker of this cluster
+    held = {gone: {("peer-gone", 0): 8}, alive: {("peer-alive", 0): 8}}
+    futures = peer_runs._registered_futures(client, held)
+    assert list(futures) == [("peer-alive", 0)]
+
+    def known(dask_scheduler: Any) -> list[bool]:
+        return [key in dask_scheduler.tasks for key in (("peer-gone", 0), ("peer-alive", 0))]
+
+    assert client.run_on_scheduler(known) == [False, True]
+
+
 def test_a_users_annotation_keeps_the_scheduler_route(client: Client) -> None:
     grids: list[Any] = []
 
