@@ -12,6 +12,7 @@ import os
 import signal
 import threading
 import time
+import uuid
 from typing import Any
 
 import dask
@@ -171,12 +172,13 @@ def test_values_of_a_worker_gone_before_registration_are_not_registered(client: 
     the others are."""
     (alive, *_) = placement.workers_of(client)
     gone = "tcp://127.0.0.1:9"  # no worker of this cluster
-    held = {gone: {("peer-gone", 0): 8}, alive: {("peer-alive", 0): 8}}
-    futures = peer_runs._registered_futures(client, held)
-    assert list(futures) == [("peer-alive", 0)]
+    # keys of their own (a release of another test's, still on its way, would forget them)
+    lost, kept = (f"peer-gone-{uuid.uuid4().hex}", 0), (f"peer-alive-{uuid.uuid4().hex}", 0)
+    futures = peer_runs._registered_futures(client, {gone: {lost: 8}, alive: {kept: 8}})
+    assert list(futures) == [kept]
 
     def known(dask_scheduler: Any) -> list[bool]:
-        return [key in dask_scheduler.tasks for key in (("peer-gone", 0), ("peer-alive", 0))]
+        return [key in dask_scheduler.tasks for key in (lost, kept)]
 
     assert client.run_on_scheduler(known) == [False, True]
 
