@@ -380,7 +380,8 @@ async def _drop(client: distributed.Client, run: str, workers: Iterable[str]) ->
 
     async def tell(address: str) -> None:
         try:
-            await asyncio.wait_for(getattr(client.rpc(address), DROP)(run=run), REACH)
+            peer = await internals.reached(client.rpc, address, REACH)
+            await getattr(peer, DROP)(run=run)
         except Exception:  # noqa: BLE001 - a worker gone has nothing left to drop
             pass
 
@@ -477,7 +478,7 @@ def _received(address: str, run: str, key: Any, value: Any) -> None:
     _Runs.received.append((address, time.time(), sizeof(value)))
     current = _run_of(address, run)
     if current is not None:
-        slot = current.slot(_key(key))
+        slot = current.slot(key)
         if not slot.done():
             slot.set_result(value)
 
@@ -490,14 +491,10 @@ def _dropped(address: str, run: str) -> None:
         current.drop()
 
 
-def _key(key: Any) -> Any:
-    """A key as sent (msgpack makes a tuple a list) back as dask names it."""
-    return tuple(_key(part) for part in key) if isinstance(key, list) else key
-
-
 async def run_share(share: dict[str, Any], dask_worker: Any = None) -> dict[Any, Any]:
-    """On a worker (``run`` message): its ``share`` of a run (``_Plan``), each task run in
-    its thread pool once what it reads is here, each value other workers read sent to
+    """On a worker (``run`` message): its ``share`` of a run (``_Plan``), each task run
+    once what it reads is here (in the event loop when it reads at most
+    ``IN_LOOP_BYTES``, else in the thread pool), each value other workers read sent to
     them; the values of ``returns`` (sent back), those of ``keeps`` held in its memory
     (their sizes sent back: the scheduler learns of them from the client).
     Where anything fails every worker of the run is told to drop it, and it raises."""

@@ -112,6 +112,26 @@ def _asleep(seconds: float) -> float:
     return seconds
 
 
+def _placed(tasks: dict[Any, Any], owners: dict[Any, list[str]]) -> HighLevelGraph:
+    """``tasks`` as a one-layer graph, each key placed on its owner as lowering does."""
+    layer = MaterializedLayer(tasks, annotations=placement.annotations_of(owners))
+    return HighLevelGraph({"a": layer}, {"a": set()})
+
+
+def _computed_by_peers(client: Client, graph: HighLevelGraph) -> Any:
+    """``peer_runs.computed`` of ``("b", 0)``, within 30 s."""
+    with dnp.config.set(peer_runs=True):
+        start = time.perf_counter()
+        values = peer_runs.computed(client, graph, [("b", 0)], graph.layers.values())
+        assert time.perf_counter() - start < 30
+    return values
+
+
+def left_open(dask_worker: Any) -> int:
+    """On a worker: its runs not ended."""
+    return sum(1 for address, _ in peer_runs._Runs.open if address == dask_worker.address)
+
+
 def test_a_failing_task_drops_the_run_on_every_worker(client: Client) -> None:
     """A task on one worker raises while another worker waits for its value: the run
     ends everywhere (nothing left open) and the caller gets ``None``, in bounded time."""
@@ -122,22 +142,10 @@ def test_a_failing_task_drops_the_run_on_every_worker(client: Client) -> None:
         ("b", 0): (sum, [("a", 0), ("a", 1)]),
     }
     owners = {("a", 0): [workers[0]], ("a", 1): [workers[1]], ("b", 0): [workers[2]]}
-    layer = MaterializedLayer(tasks, annotations=placement.annotations_of(owners))
-    graph = HighLevelGraph({"a": layer}, {"a": set()})
-    with dnp.config.set(peer_runs=True):
-        start = time.perf_counter()
-        assert peer_runs.computed(client, graph, [("b", 0)], graph.layers.values()) is None
-        assert time.perf_counter() - start < 30
-
-    def left_open(dask_worker: Any) -> int:
-        return sum(1 for address, _ in peer_runs._Runs.open if address == dask_worker.address)
-
+    assert _computed_by_peers(client, _placed(tasks, owners)) is None
     assert set(client.run(left_open).values()) == {0}
-    with dnp.config.set(peer_runs=True):  # the next run is not disturbed
-        tasks[("a", 1)] = (_slowly, ("a", 0))
-        layer = MaterializedLayer(tasks, annotations=placement.annotations_of(owners))
-        graph = HighLevelGraph({"a": layer}, {"a": set()})
-        assert peer_runs.computed(client, graph, [("b", 0)], graph.layers.values()) == [2.0]
+    tasks[("a", 1)] = (_slowly, ("a", 0))  # the next run is not disturbed
+    assert _computed_by_peers(client, _placed(tasks, owners)) == [2.0]
 
 
 def test_a_task_failing_beside_one_waiting_for_a_peer_drops_the_run(client: Client) -> None:
@@ -152,16 +160,7 @@ def test_a_task_failing_beside_one_waiting_for_a_peer_drops_the_run(client: Clie
     }
     owners = {("a", 0): [workers[0]], ("c", 0): [workers[1]], ("a", 1): [workers[1]]}
     owners[("b", 0)] = [workers[2]]
-    layer = MaterializedLayer(tasks, annotations=placement.annotations_of(owners))
-    graph = HighLevelGraph({"a": layer}, {"a": set()})
-    with dnp.config.set(peer_runs=True):
-        start = time.perf_counter()
-        assert peer_runs.computed(client, graph, [("b", 0)], graph.layers.values()) is None
-        assert time.perf_counter() - start < 30
-
-    def left_open(dask_worker: Any) -> int:
-        return sum(1 for address, _ in peer_runs._Runs.open if address == dask_worker.address)
-
+    assert _computed_by_peers(client, _placed(tasks, owners)) is None
     assert set(client.run(left_open).values()) == {0}
 
 
@@ -212,9 +211,7 @@ def test_a_worker_killed_mid_run_ends_the_run_on_the_others(backend: str) -> Non
     ):
         first, second = placement.workers_of(client, fresh=True)
         tasks = {("a", 0): (_asleep, 20.0), ("b", 0): (sum, [("a", 0), 1.0])}
-        owners = {("a", 0): [first], ("b", 0): [second]}
-        layer = MaterializedLayer(tasks, annotations=placement.annotations_of(owners))
-        graph = HighLevelGraph({"a": layer}, {"a": set()})
+        graph = _placed(tasks, {("a", 0): [first], ("b", 0): [second]})
         pid = client.run(os.getpid, workers=[first])[first]
         killer = threading.Timer(1.0, os.kill, (pid, signal.SIGKILL))
         killer.start()
@@ -223,10 +220,6 @@ def test_a_worker_killed_mid_run_ends_the_run_on_the_others(backend: str) -> Non
             assert peer_runs.computed(client, graph, [("b", 0)], graph.layers.values()) is None
         assert time.perf_counter() - start < 15  # not the 20 s task's time: it was killed
         killer.join()
-
-        def left_open(dask_worker: Any) -> int:
-            return sum(1 for address, _ in peer_runs._Runs.open if address == dask_worker.address)
-
         assert client.run(left_open, workers=[second]) == {second: 0}
 
 
