@@ -16,13 +16,16 @@ the tasks counted at every measured point.
 worker, busy or not, spends ``idle`` of a core on its heartbeats and periodic callbacks
 (measured on each point's cluster before its runs, ``Point.idle``: an input of the
 point, as its operations are), so the workers' CPU in an iteration of ``T`` seconds
-holds ``idle w T`` that no operation causes. Net of it, the
-CPU of the scheduler and the workers per operation (``cpu_per_operation``) and the
-client's CPU per iteration (linear in the worker count) are fitted on the points with at
-most ``FIT_UP_TO`` workers; then
+holds ``idle w T`` that no operation causes; and ``compute`` of it is arithmetic (timed
+alone on each point's cluster, ``Point.compute``, another input: CG's grows with the
+worker count, its rows per worker fixed and its columns not). Net of both, the CPU of
+the scheduler and the workers per operation (``cpu_per_operation``) and the client's CPU
+per iteration (linear in the worker count) are fitted on the points with at most
+``FIT_UP_TO`` workers; then
 
-    T(w) = latency + (operations(w) cpu_per_operation + client(w) + idle w T(w)) / cores
-         = (latency + (operations(w) cpu_per_operation + client(w)) / cores)
+    T(w) = latency + (operations(w) cpu_per_operation + compute(w) + client(w)
+                      + idle w T(w)) / cores
+         = (latency + (operations(w) cpu_per_operation + compute(w) + client(w)) / cores)
            / (1 - idle w / cores)
 
 with ``latency`` the part of the fitted points' time that is no CPU (waiting on
@@ -56,7 +59,7 @@ from pathlib import Path
 
 import numpy
 
-from benchmarks.weak_scaling import Point, load
+from benchmarks.weak_scaling import Point, load, load_rounds
 
 FIT_UP_TO = 8  # workers: the points fitted; the larger ones check the fit
 CHECKED = (16, 32)
@@ -116,7 +119,7 @@ class Fit:
     """The fitted parameters of one program (seconds per iteration or per operation)."""
 
     program: str
-    cpu_per_operation: float  # scheduler's and workers' CPU, this machine
+    cpu_per_operation: float  # scheduler's and workers' CPU, this machine, net of compute
     scheduler_per_operation: float
     client: tuple[float, float]  # client CPU per iteration: intercept, per worker
     latency: float
@@ -125,10 +128,10 @@ class Fit:
     def client_at(self, workers: int) -> float:
         return self.client[0] + self.client[1] * workers
 
-    def here(self, workers: int, operations: float, idle: float) -> float:
+    def here(self, workers: int, operations: float, idle: float, compute: float = 0.0) -> float:
         """Seconds per iteration on this machine (its cores shared, ``idle`` of a core
-        taken by each worker whatever it does)."""
-        cpu = operations * self.cpu_per_operation + self.client_at(workers)
+        taken by each worker whatever it does, ``compute`` CPU seconds of arithmetic)."""
+        cpu = operations * self.cpu_per_operation + compute + self.client_at(workers)
         return (self.latency + cpu / self.cores) / self.busy_share(workers, idle)
 
     def busy_share(self, workers: int, idle: float) -> float:
@@ -151,13 +154,14 @@ def fit(points: list[Point], program: str, cores: int, up_to: int = FIT_UP_TO) -
     if len(mine) < 2:
         raise ValueError(f"{program}: at least two points up to {up_to} workers are needed")
     total = sum(operations(p) for p in mine)
-    cpu = sum(p.scheduler + p.workers_cpu - p.idle * p.workers * p.seconds for p in mine) / total
+    cpu = sum(p.scheduler + p.workers_cpu - p.idle * p.workers * p.seconds - p.compute
+              for p in mine) / total  # fmt: skip
     scheduler = sum(p.scheduler for p in mine) / total
     slope, intercept = numpy.polyfit([p.workers for p in mine], [p.client for p in mine], 1)
     partial = Fit(program, cpu, scheduler, (float(intercept), float(slope)), 0.0, cores)
     latency = max(0.0, float(numpy.mean([
         p.seconds * partial.busy_share(p.workers, p.idle)
-        - (operations(p) * cpu + partial.client_at(p.workers)) / cores
+        - (operations(p) * cpu + p.compute + partial.client_at(p.workers)) / cores
         for p in mine])))  # fmt: skip
     return Fit(program, cpu, scheduler, partial.client, latency, cores)
 
@@ -183,7 +187,8 @@ def checks(points: list[Point], model: Fit) -> list[Check]:
     """Every point of the model's program, predicted with its operations measured."""
     out = []
     for p in (p for p in points if p.program == model.program):
-        out.append(Check(p, model.here(p.workers, operations(p), p.idle), structure(p)))
+        predicted = model.here(p.workers, operations(p), p.idle, p.compute)
+        out.append(Check(p, predicted, structure(p)))
     return out
 
 
@@ -227,10 +232,16 @@ def gpu_stencil(model: Fit, counts: tuple[int, ...], sweeps: int = HALO_SWEEPS,
     return out
 
 
-def report(points: list[Point], cores: int) -> tuple[str, bool]:
+def report(points: list[Point], cores: int,
+           rounds: list[list[Point]] | None = None) -> tuple[str, bool]:  # fmt: skip
     """The check and the 1,024-worker prediction as Markdown; whether every checked
-    point is within the tolerance."""
+    point is within the tolerance. ``rounds``, where given, are the measurements each
+    of ``points`` is the median of: their range is shown beside it."""
     lines, ok = [], True
+    spread = {}
+    for same in zip(*(rounds or []), strict=True):
+        times = [p.seconds * 1e3 for p in same]
+        spread[same[0].program, same[0].workers] = f"{min(times):.2f}-{max(times):.2f}"
     models = {}
     for program in dict.fromkeys(p.program for p in points):
         model = models[program] = fit(points, program, cores)
@@ -243,8 +254,9 @@ def report(points: list[Point], cores: int) -> tuple[str, bool]:
                   f"latency {model.latency * 1e3:.2f} ms; {cores} cores",
                   "",
                   "| workers | operations/it | operations/it, structure | idle worker, "
-                  "% of a core | ms/it measured | ms/it model | model/measured |",
-                  "|---:|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
+                  f"% of a core | ms/it measured | {len(rounds or [])} rounds, ms/it | "
+                  "ms/it model | model/measured |",
+                  "|---:|---:|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
         for check in checks(points, model):
             p = check.point
             built = "" if check.structural is None else f"{check.structural:.2f}"
@@ -253,8 +265,9 @@ def report(points: list[Point], cores: int) -> tuple[str, bool]:
                 ok &= check.within
                 flag = " (checked)" if check.within else " (OUTSIDE 25%)"
             lines.append(f"| {p.workers} | {operations(p):.2f} | {built} | "
-                         f"{p.idle:.1%} | {p.seconds * 1e3:.2f} | {check.predicted * 1e3:.2f} | "
-                         f"{check.ratio:.2f}{flag} |")  # fmt: skip
+                         f"{p.idle:.1%} | {p.seconds * 1e3:.2f} | "
+                         f"{spread.get((p.program, p.workers), '')} | "
+                         f"{check.predicted * 1e3:.2f} | {check.ratio:.2f}{flag} |")  # fmt: skip
         lines.append("")
     routes = [program for program in ("stencil", "stencil-peers") if program in models]
     if routes:
@@ -283,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="also write the report here (Markdown)")
     args = parser.parse_args(argv)
     cores = int(json.loads(args.points.read_text())["cores"])
-    text, ok = report(load(args.points), cores)
+    text, ok = report(load(args.points), cores, load_rounds(args.points))
     print(text)
     if args.out:
         args.out.write_text(text + "\n")

@@ -19,8 +19,8 @@ is ``MIN_CHUNK_ELEMENTS``, so that these small arrays still get a block per work
 count gets a fresh cluster: the scheduler and every worker in a process of their own
 (``distributed``'s ``SubprocessCluster``, one thread per worker, BLAS and OpenMP pinned to
 one thread), this process the client, as a batch job on a cluster is laid out. Per
-iteration, over the timed run that took the median time of ``repeats`` (after one run to
-warm up):
+iteration, the mean over the middle half of ``repeats`` timed runs by time (after one
+run to warm up; ``middle_mean``):
 
 - ``seconds``: wall time, to the result held (futures waited for);
 - ``tasks``: tasks the scheduler saw finish; ``graphs``: graphs the client sent it;
@@ -28,7 +28,15 @@ warm up):
   process and of all workers' processes together;
 - ``moved``: bytes moved between workers (each worker's incoming transfers);
 - and, once per cluster before the runs, ``idle``: one idle worker's CPU per second (its
-  heartbeats and periodic callbacks), over ``IDLE_SECONDS``.
+  heartbeats and periodic callbacks), over ``IDLE_SECONDS``; ``compute``: the CPU of an
+  iteration's arithmetic over every block, alone (a block's, timed on a worker, times
+  the blocks: it grows with the worker count for CG, whose rows per worker are fixed
+  and whose columns are not).
+
+With ``--rounds R`` every point is measured ``R`` times, one sweep of the worker counts
+after another, and each of its quantities is the median of its rounds (``median``): the
+load of a shared machine drifts over minutes, and a point measured once takes whatever
+the machine was doing then. Every round is kept in the JSON (``rounds``).
 
 On a machine with fewer cores than workers, the processes share the cores: the rows say
 so (``oversubscribed``), and ``docs/scaling.md`` says how the model reads them. Results
@@ -36,6 +44,7 @@ are compared with NumPy's on the same inputs. Run from the repository root::
 
     python -m benchmarks.weak_scaling                           # 1-32 workers, both
     python -m benchmarks.weak_scaling --workers 1,2,4 --iterations 8 --out /tmp/scaling
+    python -m benchmarks.weak_scaling --repeats 5 --rounds 3    # what docs/scaling.md has
 
 It writes ``scaling.json``, ``scaling.md`` and ``scaling.png`` into ``--out``
 (default ``docs/scaling``).
@@ -46,6 +55,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import functools
+import itertools
 import json
 import math
 import os
@@ -78,6 +88,9 @@ CLIENT_WORK_BYTES = {"stencil": 0, "stencil-peers": 0, "cg": "64 KiB"}
 # computation among themselves: no task for the scheduler).
 PEER_RUNS = {"stencil-peers": True}
 IDLE_SECONDS = 1.0
+# what a timed run measures per iteration (its counts are the same in every run)
+TIMED_FIELDS = ("seconds", "scheduler", "client", "workers_cpu", "moved")
+COMPUTE_REPEATS = 30  # timings of a block's numeric work, the median taken
 COUNTS = "gpunumeric-weak-scaling"  # the scheduler plugin's name
 
 
@@ -106,6 +119,7 @@ class Point:
     oversubscribed: bool
     idle: float = 0.0  # one idle worker's CPU, seconds per second, before the runs
     requests: float = 0.0  # the client's requests to workers for peer runs (no task)
+    compute: float = 0.0  # the numeric work of an iteration, every block's, alone (CPU s)
 
     @property
     def blocks(self) -> int:
@@ -235,28 +249,19 @@ def local_cluster(workers: int) -> Iterator[Any]:
 def measure(
     program: str, workers: int, iterations: int, repeats: int, halo_sweeps: int | None = None
 ) -> Point:
-    """``program`` on a fresh cluster of ``workers``: the run of median time among
-    ``repeats`` timed runs, after one to warm up; ``halo_sweeps``, where given, sets
-    ``gpunumeric.halo-sweeps``."""
-    import dask_gpunumeric
-
+    """``program`` on a fresh cluster of ``workers``: ``repeats`` timed runs after one to
+    warm up, their middle half by time (``middle_mean``); ``halo_sweeps``, where given,
+    sets ``gpunumeric.halo-sweeps``."""
     n = size(program, workers)
     expected = _expected(program, n, iterations)
-    make = _stencil_run if program.startswith("stencil") else _cg_run
     points: list[Point] = []
-    with (
-        local_cluster(workers) as (client, scheduler, processes),
-        dask_gpunumeric.config.set(scheduler="distributed",
-                                   client_work_bytes=CLIENT_WORK_BYTES[program],
-                                   min_chunk_elements=MIN_CHUNK_ELEMENTS,
-                                   peer_runs=PEER_RUNS.get(program, False),
-                                   **({} if halo_sweeps is None else
-                                      {"halo_sweeps": halo_sweeps})),
-    ):  # fmt: skip
+    with program_cluster(program, workers, halo_sweeps) as (client, scheduler, processes):
         idle = _idle(processes)
-        make(dask_gpunumeric, n, iterations)[0]()
+        grid = program_run(program, n, iterations)[1]
+        compute = _compute(client, program, n, grid)
+        program_run(program, n, iterations)[0]()
         for _ in range(repeats):
-            run, grid = make(dask_gpunumeric, n, iterations)
+            run, grid = program_run(program, n, iterations)
             before = _sample(client, scheduler, processes)
             result = run()
             after = _sample(client, scheduler, processes)
@@ -264,8 +269,103 @@ def measure(
             correct = bool(numpy.allclose(to_host(result), expected, rtol=1e-9, atol=1e-9))
             points.append(_point(program, workers, n, tuple(grid), iterations, before,
                                  after, moved, correct))  # fmt: skip
-    points.sort(key=lambda point: point.seconds)
-    return dataclasses.replace(points[len(points) // 2], idle=idle)
+    return dataclasses.replace(middle_mean(points), idle=idle, compute=compute)
+
+
+def middle_mean(runs: list[Point]) -> Point:
+    """One point from the timed runs of one point: every quantity the mean over the runs
+    between the first and the last quartile of time (the middle three of five, all of
+    three). Wall and CPU times over the same runs, so that the CPU fits in the wall time
+    (an idle worker's CPU grows with a run's length); and a mean, since CPU times come in
+    clock ticks (10 ms: 0.6 ms per iteration of a 16-iteration run)."""
+    ordered = sorted(runs, key=lambda run: run.seconds)
+    cut = len(ordered) // 4
+    kept = ordered[cut : len(ordered) - cut]
+    means: dict[str, Any] = {name: float(numpy.mean([getattr(run, name) for run in kept]))
+                             for name in TIMED_FIELDS}  # fmt: skip
+    return dataclasses.replace(kept[len(kept) // 2], **means,
+                               correct=all(run.correct for run in runs))  # fmt: skip
+
+
+def median(rounds: list[Point]) -> Point:
+    """One point from the same point measured in several rounds: each quantity the median
+    of its rounds (the machine's load drifts over minutes, and a round measures every
+    point once: the median keeps a round that drifted from deciding a point); equal to
+    NumPy's only where every round was."""
+    first = rounds[0]
+    if any((p.program, p.workers, p.n, p.grid, p.iterations)
+           != (first.program, first.workers, first.n, first.grid, first.iterations)
+           for p in rounds):  # fmt: skip
+        raise ValueError("the rounds are not of one point")
+    numbers: dict[str, Any] = {f.name: float(numpy.median([getattr(p, f.name) for p in rounds]))
+                               for f in fields(Point) if f.type == "float"}  # fmt: skip
+    return dataclasses.replace(first, **numbers, correct=all(p.correct for p in rounds))
+
+
+@contextmanager
+def program_cluster(program: str, workers: int, halo_sweeps: int | None = None) -> Iterator[Any]:
+    """``local_cluster(workers)``, with the library configured as ``program`` is measured
+    (its ``client-work-bytes``, ``min-chunk-elements``, peer runs; ``halo_sweeps``, where
+    given, sets ``gpunumeric.halo-sweeps``)."""
+    import dask_gpunumeric
+
+    sweeps = {} if halo_sweeps is None else {"halo_sweeps": halo_sweeps}
+    with (
+        local_cluster(workers) as cluster,
+        dask_gpunumeric.config.set(scheduler="distributed",
+                                   client_work_bytes=CLIENT_WORK_BYTES[program],
+                                   min_chunk_elements=MIN_CHUNK_ELEMENTS,
+                                   peer_runs=PEER_RUNS.get(program, False), **sweeps),
+    ):  # fmt: skip
+        yield cluster
+
+
+def program_run(program: str, n: int, iterations: int) -> tuple[Callable[[], Any], tuple[int, ...]]:
+    """A run of ``program`` at size ``n`` (its inputs made), and its blocks per axis."""
+    import dask_gpunumeric
+
+    make = _stencil_run if program.startswith("stencil") else _cg_run
+    return make(dask_gpunumeric, n, iterations)
+
+
+def _compute(client: Any, program: str, n: int, grid: tuple[int, ...]) -> float:
+    """CPU seconds of an iteration's numeric work over every block of ``grid``, alone:
+    the program's arithmetic on one block, timed on a worker (its BLAS threads), times
+    the blocks. The stencil sweeps its five-point average; CG multiplies its matrix's
+    block by a vector (its vectors' work is the client's, and small)."""
+    side = n + 2 if program.startswith("stencil") else n
+    shape = tuple(math.ceil(side / blocks) for blocks in (*grid, 1)[:2])
+    (seconds,) = client.run(_block_seconds, program, shape, workers=[_first(client)]).values()
+    return float(seconds) * math.prod(grid)
+
+
+def _first(client: Any) -> str:
+    return str(sorted(client.scheduler_info()["workers"])[0])
+
+
+def _block_seconds(program: str, shape: tuple[int, int]) -> float:
+    """On a worker: the median time of the program's arithmetic on a block of ``shape``."""
+    rng = numpy.random.default_rng(0)
+    block = rng.random(shape)
+    if program.startswith("stencil"):
+        center = block[1:-1, 1:-1]
+
+        def work() -> None:
+            average = center + block[:-2, 1:-1] + block[1:-1, 2:] + block[1:-1, :-2]
+            center[:] = 0.2 * (average + block[2:, 1:-1])
+
+    else:
+        vector = rng.random(shape[1])
+
+        def work() -> None:
+            block @ vector
+
+    times = []
+    for _ in range(COMPUTE_REPEATS):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return float(numpy.median(times))
 
 
 def _idle(workers: list[Any]) -> float:
@@ -308,6 +408,8 @@ COLUMNS: tuple[tuple[str, Callable[[Point, float], str]], ...] = (
     ("client CPU ms/it", lambda p, e: f"{p.client * 1e3:.2f}"),
     ("workers CPU ms/it", lambda p, e: f"{p.workers_cpu * 1e3:.2f}"),
     ("moved kB/it", lambda p, e: f"{p.moved / 1e3:.1f}"),
+    ("arithmetic CPU ms/it", lambda p, e: f"{p.compute * 1e3:.2f}"),
+    ("idle worker, % of a core", lambda p, e: f"{p.idle:.1%}"),
     ("equal to NumPy", lambda p, e: "yes" if p.correct else "NO"),
 )
 
@@ -369,6 +471,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--programs", default=",".join(PROGRAMS))
     parser.add_argument("--iterations", type=int, default=16)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="measure every point this many times, one sweep of the worker "
+                             "counts after another; each quantity the median of its rounds")  # fmt: skip
     parser.add_argument("--halo-sweeps", type=int, help="gpunumeric.halo-sweeps (default: its own)")
     parser.add_argument("--out", type=Path, default=Path("docs/scaling"))
     args = parser.parse_args(argv)
@@ -376,19 +481,25 @@ def main(argv: list[str] | None = None) -> int:
     if unknown := set(programs) - set(PROGRAMS):
         parser.error(f"unknown programs {sorted(unknown)}; choose from {PROGRAMS}")
     counts = [int(w) for w in args.workers.split(",")]
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
     started = time.perf_counter()
-    points = []
-    for program in programs:
-        for workers in counts:
+    rounds: list[list[Point]] = []
+    for number in range(args.rounds):
+        rounds.append([])
+        for program, workers in itertools.product(programs, counts):
             point = measure(program, workers, args.iterations, args.repeats, args.halo_sweeps)
-            points.append(point)
-            print(f"{program:8} {workers:3} workers: {point.seconds * 1e3:8.2f} ms/it, "
+            rounds[-1].append(point)
+            print(f"{number + 1}/{args.rounds} "
+                  f"{program:8} {workers:3} workers: {point.seconds * 1e3:8.2f} ms/it, "
                   f"{point.tasks:6.2f} tasks/it, scheduler {point.scheduler * 1e3:6.2f} ms/it, "
                   f"client {point.client * 1e3:6.2f} ms/it, an idle worker {point.idle:.1%} of a core"
                   f"{'' if point.correct else '  DIFFERS FROM NUMPY'}", flush=True)  # fmt: skip
+    points = [median(list(same)) for same in zip(*rounds, strict=True)]
     args.out.mkdir(parents=True, exist_ok=True)
     document = {"cores": os.cpu_count(), "iterations": args.iterations,
-                "repeats": args.repeats, "points": [asdict(p) for p in points]}  # fmt: skip
+                "repeats": args.repeats, "points": [asdict(p) for p in points],
+                "rounds": [[asdict(p) for p in measured] for measured in rounds]}  # fmt: skip
     (args.out / "scaling.json").write_text(json.dumps(document, indent=1) + "\n")
     (args.out / "scaling.md").write_text(table(points))
     plot(points, args.out / "scaling.png")
@@ -398,9 +509,18 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def load(path: Path) -> list[Point]:
-    """The points of a ``scaling.json``."""
+    """The points of a ``scaling.json`` (each the median of its rounds)."""
+    return _points(json.loads(path.read_text())["points"])
+
+
+def load_rounds(path: Path) -> list[list[Point]]:
+    """Every round of a ``scaling.json``, each a list of points as ``load``'s; none for
+    a file written before rounds were kept."""
+    return [_points(measured) for measured in json.loads(path.read_text()).get("rounds", [])]
+
+
+def _points(points: list[dict[str, Any]]) -> list[Point]:
     names = {f.name for f in fields(Point)}
-    points: list[dict[str, Any]] = json.loads(path.read_text())["points"]
     return [Point(**{**{k: v for k, v in p.items() if k in names}, "grid": tuple(p["grid"])})
             for p in points]  # fmt: skip
 

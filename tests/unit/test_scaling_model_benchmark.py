@@ -22,15 +22,19 @@ TRUE = model.Fit("stencil", cpu_per_operation=2e-3, scheduler_per_operation=0.5e
 IDLE = 0.02  # of a core, each worker: its heartbeats
 
 
-def made_points(program: str = "stencil", iterations: int = 16) -> list[Point]:
+def made_points(program: str = "stencil", iterations: int = 16,
+                compute_per_element: float = 0.0) -> list[Point]:  # fmt: skip
     """Points whose times, CPU and tasks follow ``TRUE`` and the halo structure exactly:
-    the workers' CPU holds their idle share over each iteration's time."""
+    the workers' CPU holds their idle share over each iteration's time, and arithmetic
+    of ``compute_per_element`` seconds per element of a matrix of 100 rows per worker
+    (CG's weak scaling: its columns grow with the workers too)."""
     points = []
     for workers, grid in LAYOUTS.items():
         tasks = model.stencil_tasks(grid, iterations) if program == "stencil" else 0.5
         ops = tasks + (workers if program == "cg" else 0)
-        cpu = ops * TRUE.cpu_per_operation
-        seconds = TRUE.here(workers, ops, IDLE)
+        compute = compute_per_element * (100 * workers) ** 2
+        cpu = ops * TRUE.cpu_per_operation + compute
+        seconds = TRUE.here(workers, ops, IDLE, compute)
         points.append(Point(program, workers, 100 * workers, grid, iterations,
                             seconds=seconds, tasks=tasks, graphs=0.2,
                             scheduler=ops * TRUE.scheduler_per_operation,
@@ -38,7 +42,7 @@ def made_points(program: str = "stencil", iterations: int = 16) -> list[Point]:
                             workers_cpu=(cpu - ops * TRUE.scheduler_per_operation
                                          + IDLE * workers * seconds),
                             moved=0.0, correct=True, oversubscribed=workers > 1,
-                            idle=IDLE))  # fmt: skip
+                            idle=IDLE, compute=compute))  # fmt: skip
     return points
 
 
@@ -82,6 +86,19 @@ def test_idle_workers_take_a_growing_share_of_the_cores() -> None:
     assert model.report(made_points(), cores=2)[1]
 
 
+def test_arithmetic_growing_faster_than_the_workers_is_predicted_from_its_timing() -> None:
+    """CG's arithmetic per iteration grows as the square of the worker count: the fit
+    takes it out of the CPU per operation, and the points it checks predict it; taken as
+    operations' CPU (the points with ``compute`` unknown, 0) the 32-worker point is missed."""
+    points = made_points("cg", compute_per_element=1e-8)
+    fitted = model.fit(points, "cg", cores=2)
+    assert fitted.cpu_per_operation == pytest.approx(TRUE.cpu_per_operation)
+    assert all(check.ratio == pytest.approx(1) for check in model.checks(points, fitted))
+    assert points[-1].compute / points[1].compute == 16**2  # 32 workers against 2
+    unknown = [dataclasses.replace(point, compute=0.0) for point in points]
+    assert not model.report(unknown, cores=2)[1]
+
+
 def test_a_measured_point_off_the_model_fails_the_check() -> None:
     points = made_points()
     points[-1] = dataclasses.replace(points[-1], seconds=points[-1].seconds * 1.5)
@@ -109,12 +126,20 @@ def test_the_gpu_prediction_follows_the_librarys_layout_and_loses_efficiency() -
 
 
 def test_the_command_reads_the_points_and_writes_the_report(tmp_path: Path, capsys) -> None:
-    document = {"cores": 2, "points": [dataclasses.asdict(p) for p in made_points()]}
+    points = made_points()
+    slower = [dataclasses.replace(p, seconds=p.seconds * 1.1) for p in points]
+    faster = [dataclasses.replace(p, seconds=p.seconds * 0.9) for p in points]
+    document = {"cores": 2, "points": [dataclasses.asdict(p) for p in points],
+                "rounds": [[dataclasses.asdict(p) for p in measured]
+                           for measured in (slower, points, faster)]}  # fmt: skip
     (tmp_path / "scaling.json").write_text(json.dumps(document))
     argv = ["--points", str(tmp_path / "scaling.json"), "--out", str(tmp_path / "model.md")]
     assert model.main(argv) == 0
     assert "1,024" in (tmp_path / "model.md").read_text()
-    assert "| 32 |" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "| 32 |" in out and "3 rounds, ms/it" in out
+    last = points[-1].seconds * 1e3  # the 32-worker point's range across its rounds
+    assert f"| {last:.2f} | {last * 0.9:.2f}-{last * 1.1:.2f} |" in out
 
 
 def test_peer_requests_are_a_request_per_worker_per_group() -> None:
