@@ -13,11 +13,17 @@ cluster of each worker count (``weak_scaling.program_cluster``), after a warm-up
   to the stage of its file, or, for code of no stage (the standard library, builtins,
   toolz), to its callers' stages, as much as it spent under each. The split is a share of
   the profiled run, applied to the CPU the unprofiled runs measured (the profiler's
-  own cost, larger for many small calls, is not in the figures but tilts the shares).
+  own cost, larger for many small calls, is not in the figures but tilts the shares
+  toward code of many small calls, dask's key and graph handling among it).
+
+The client is one of its own loop (``weak_scaling.local_cluster``): the cluster's
+processes are managed in this process too, on another thread, counted under "other
+threads" with anything else.
 
 Run from the repository root::
 
     python -m benchmarks.client_split                          # stencil-peers, 8-32 workers
+    python -m benchmarks.client_split --workers 4,8,16,32 --out docs/scaling/client_split.md
     python -m benchmarks.client_split --programs stencil,stencil-peers --workers 4,16
 
 It prints a Markdown table per program and, over the worker counts, each stage's growth
@@ -32,6 +38,7 @@ import pstats
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy
@@ -178,14 +185,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", default="8,16,32", help="worker counts, comma-separated")
     parser.add_argument("--iterations", type=int, default=16)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--out", type=Path, help="also write the tables here (Markdown)")
     args = parser.parse_args(argv)
     programs = args.programs.split(",")
     if unknown := set(programs) - set(weak_scaling.PROGRAMS):
         parser.error(f"unknown programs {sorted(unknown)}; choose from {weak_scaling.PROGRAMS}")
     counts = [int(w) for w in args.workers.split(",")]
+    tables = []
     for program in programs:
         splits = [measure(program, w, args.iterations, args.repeats) for w in counts]
-        print(table(splits), flush=True)
+        tables.append(table(splits))
+        print(tables[-1], flush=True)
+    if args.out:
+        args.out.write_text("\n".join(tables))
     return 0
 
 

@@ -254,7 +254,7 @@ def report(points: list[Point], cores: int,
                   f"latency {model.latency * 1e3:.2f} ms; {cores} cores",
                   "",
                   "| workers | operations/it | operations/it, structure | idle worker, "
-                  f"% of a core | ms/it measured | {len(rounds or [])} rounds, ms/it | "
+                  f"% of a core | ms/it measured | {len(rounds or [])} rounds, ms/it, range | "
                   "ms/it model | model/measured |",
                   "|---:|---:|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
         for check in checks(points, model):

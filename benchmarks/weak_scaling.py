@@ -34,7 +34,7 @@ run to warm up; ``middle_mean``):
   and whose columns are not).
 
 With ``--rounds R`` every point is measured ``R`` times, one sweep of the worker counts
-after another, and each of its quantities is the median of its rounds (``median``): the
+after another, and the point is its round of median time (``median``): the
 load of a shared machine drifts over minutes, and a point measured once takes whatever
 the machine was doing then. Every round is kept in the JSON (``rounds``).
 
@@ -90,7 +90,7 @@ PEER_RUNS = {"stencil-peers": True}
 IDLE_SECONDS = 1.0
 # what a timed run measures per iteration (its counts are the same in every run)
 TIMED_FIELDS = ("seconds", "scheduler", "client", "workers_cpu", "moved")
-COMPUTE_REPEATS = 30  # timings of a block's numeric work, the median taken
+COMPUTE_REPEATS = 7  # passes of the arithmetic over every block, the median taken
 COUNTS = "gpunumeric-weak-scaling"  # the scheduler plugin's name
 
 
@@ -239,7 +239,9 @@ def local_cluster(workers: int) -> Iterator[Any]:
         cluster = SubprocessCluster(n_workers=workers, threads_per_worker=1,
                                     worker_class="distributed.Worker",
                                     dashboard_address=None)  # type: ignore[arg-type]  # fmt: skip
-    with cluster, distributed.Client(cluster) as client:
+    # A client of its own loop (an address, not the cluster): the cluster's processes are
+    # managed in this process too, on the cluster's loop, which a client elsewhere lacks.
+    with cluster, distributed.Client(cluster.scheduler_address) as client:
         client.wait_for_workers(workers)
         scheduler = psutil.Process(client.run_on_scheduler(_install_counts))
         processes = [psutil.Process(pid) for pid in client.run(os.getpid).values()]
@@ -257,9 +259,9 @@ def measure(
     points: list[Point] = []
     with program_cluster(program, workers, halo_sweeps) as (client, scheduler, processes):
         idle = _idle(processes)
-        grid = program_run(program, n, iterations)[1]
+        warm_up, grid = program_run(program, n, iterations)
         compute = _compute(client, program, n, grid)
-        program_run(program, n, iterations)[0]()
+        warm_up()
         for _ in range(repeats):
             run, grid = program_run(program, n, iterations)
             before = _sample(client, scheduler, processes)
@@ -288,18 +290,19 @@ def middle_mean(runs: list[Point]) -> Point:
 
 
 def median(rounds: list[Point]) -> Point:
-    """One point from the same point measured in several rounds: each quantity the median
-    of its rounds (the machine's load drifts over minutes, and a round measures every
-    point once: the median keeps a round that drifted from deciding a point); equal to
-    NumPy's only where every round was."""
+    """One point from the same point measured in several rounds: the round of median time
+    (the lower of the two middle ones for an even count), every quantity from it, so that
+    its CPU fits in its wall time, as ``middle_mean`` keeps them; equal to NumPy's only
+    where every round was. The machine's load drifts over minutes, and a round measures
+    every point once: the median keeps a round that drifted from deciding a point."""
     first = rounds[0]
     if any((p.program, p.workers, p.n, p.grid, p.iterations)
            != (first.program, first.workers, first.n, first.grid, first.iterations)
            for p in rounds):  # fmt: skip
         raise ValueError("the rounds are not of one point")
-    numbers: dict[str, Any] = {f.name: float(numpy.median([getattr(p, f.name) for p in rounds]))
-                               for f in fields(Point) if f.type == "float"}  # fmt: skip
-    return dataclasses.replace(first, **numbers, correct=all(p.correct for p in rounds))
+    ordered = sorted(rounds, key=lambda p: p.seconds)
+    middle = ordered[(len(ordered) - 1) // 2]
+    return dataclasses.replace(middle, correct=all(p.correct for p in rounds))
 
 
 @contextmanager
@@ -329,42 +332,45 @@ def program_run(program: str, n: int, iterations: int) -> tuple[Callable[[], Any
 
 
 def _compute(client: Any, program: str, n: int, grid: tuple[int, ...]) -> float:
-    """CPU seconds of an iteration's numeric work over every block of ``grid``, alone:
-    the program's arithmetic on one block, timed on a worker (its BLAS threads), times
-    the blocks. The stencil sweeps its five-point average; CG multiplies its matrix's
-    block by a vector (its vectors' work is the client's, and small)."""
+    """CPU seconds of an iteration's arithmetic over every block of ``grid``, alone: the
+    program's arithmetic on each block in turn, on one worker (its BLAS threads), the
+    blocks together as large as the program's data, so that they come from the caches
+    or from memory as on the cluster (CG's matrix at 32 workers is 134 MB, over this
+    machine's 32 MiB of L3). The stencil sweeps its five-point average; CG multiplies
+    its matrix's blocks by a vector (its vectors' work is the client's, and small)."""
     side = n + 2 if program.startswith("stencil") else n
     shape = tuple(math.ceil(side / blocks) for blocks in (*grid, 1)[:2])
-    (seconds,) = client.run(_block_seconds, program, shape, workers=[_first(client)]).values()
-    return float(seconds) * math.prod(grid)
+    (seconds,) = client.run(_pass_seconds, program, shape, math.prod(grid),
+                            workers=[_first(client)]).values()  # fmt: skip
+    return float(seconds)
 
 
 def _first(client: Any) -> str:
     return str(sorted(client.scheduler_info()["workers"])[0])
 
 
-def _block_seconds(program: str, shape: tuple[int, int]) -> float:
-    """On a worker: the median time of the program's arithmetic on a block of ``shape``."""
+def _pass_seconds(program: str, shape: tuple[int, int], count: int) -> float:
+    """On a worker: the median CPU time of a pass of the program's arithmetic over
+    ``count`` blocks of ``shape``."""
     rng = numpy.random.default_rng(0)
-    block = rng.random(shape)
-    if program.startswith("stencil"):
+    blocks = [rng.random(shape) for _ in range(count)]
+    vector = rng.random(shape[1])
+
+    def sweep(block: numpy.ndarray) -> None:
         center = block[1:-1, 1:-1]
+        average = center + block[:-2, 1:-1] + block[1:-1, 2:] + block[1:-1, :-2]
+        center[:] = 0.2 * (average + block[2:, 1:-1])
 
-        def work() -> None:
-            average = center + block[:-2, 1:-1] + block[1:-1, 2:] + block[1:-1, :-2]
-            center[:] = 0.2 * (average + block[2:, 1:-1])
+    def product(block: numpy.ndarray) -> None:
+        block @ vector
 
-    else:
-        vector = rng.random(shape[1])
-
-        def work() -> None:
-            block @ vector
-
+    work = sweep if program.startswith("stencil") else product
     times = []
     for _ in range(COMPUTE_REPEATS):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
+        start = time.thread_time()
+        for block in blocks:
+            work(block)
+        times.append(time.thread_time() - start)
     return float(numpy.median(times))
 
 
@@ -473,7 +479,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=1,
                         help="measure every point this many times, one sweep of the worker "
-                             "counts after another; each quantity the median of its rounds")  # fmt: skip
+                             "counts after another; each point its round of median time")  # fmt: skip
     parser.add_argument("--halo-sweeps", type=int, help="gpunumeric.halo-sweeps (default: its own)")
     parser.add_argument("--out", type=Path, default=Path("docs/scaling"))
     args = parser.parse_args(argv)

@@ -52,7 +52,7 @@ def test_cg_on_two_workers_keeps_its_matrix_in_a_block_per_worker() -> None:
     assert (point.n, point.blocks) == (2 * weak_scaling.CG_ROWS, 2)
     assert sorted(point.grid) == [1, 2]
     assert point.client > 0
-    assert 0 < point.compute < point.workers_cpu  # the matrix's products, part of the work
+    assert point.compute > 0  # the matrix's products, timed alone
 
 
 def test_the_command_writes_the_table_the_json_and_the_plot(
@@ -93,15 +93,16 @@ def test_a_point_s_timed_runs_are_the_mean_of_their_middle_half_by_time() -> Non
     assert not weak_scaling.middle_mean([*runs, dataclasses.replace(one, correct=False)]).correct
 
 
-def test_a_point_of_several_rounds_takes_each_quantity_s_median() -> None:
+def test_a_point_of_several_rounds_is_its_round_of_median_time() -> None:
     one = weak_scaling.Point("stencil", 2, 128, (2, 1), 4, 0.010, 1.0, 0.25, 0.002, 0.003,
                              0.004, 100.0, True, True, idle=0.03, requests=0.0)  # fmt: skip
     rounds = [one,
               dataclasses.replace(one, seconds=0.030, client=0.001, moved=300.0),
               dataclasses.replace(one, seconds=0.020, client=0.009, idle=0.05)]  # fmt: skip
-    point = weak_scaling.median(rounds)
-    assert (point.seconds, point.client, point.moved, point.idle) == (0.020, 0.003, 100.0, 0.03)
+    point = weak_scaling.median(rounds)  # every figure the 20 ms round's
+    assert (point.seconds, point.client, point.moved, point.idle) == (0.020, 0.009, 100.0, 0.05)
     assert (point.tasks, point.grid, point.correct) == (1.0, (2, 1), True)
+    assert weak_scaling.median(rounds[:2]).seconds == 0.010  # the lower middle of two
     assert not weak_scaling.median([*rounds, dataclasses.replace(one, correct=False)]).correct
     with pytest.raises(ValueError, match="not of one point"):
         weak_scaling.median([one, dataclasses.replace(one, workers=4)])
@@ -126,4 +127,5 @@ def test_the_client_split_finds_peer_planning_only_where_peer_runs_are_on(backen
         assert sum(split.stages.values()) == pytest.approx(split.main)
         assert split.stages["lowering"] > 0
     planning = "peer-run planning"
+    assert peers.stages[planning] > 0
     assert peers.stages[planning] > 10 * plain.stages[planning]

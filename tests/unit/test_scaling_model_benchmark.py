@@ -94,7 +94,6 @@ def test_arithmetic_growing_faster_than_the_workers_is_predicted_from_its_timing
     fitted = model.fit(points, "cg", cores=2)
     assert fitted.cpu_per_operation == pytest.approx(TRUE.cpu_per_operation)
     assert all(check.ratio == pytest.approx(1) for check in model.checks(points, fitted))
-    assert points[-1].compute / points[1].compute == 16**2  # 32 workers against 2
     unknown = [dataclasses.replace(point, compute=0.0) for point in points]
     assert not model.report(unknown, cores=2)[1]
 
@@ -137,7 +136,7 @@ def test_the_command_reads_the_points_and_writes_the_report(tmp_path: Path, caps
     assert model.main(argv) == 0
     assert "1,024" in (tmp_path / "model.md").read_text()
     out = capsys.readouterr().out
-    assert "| 32 |" in out and "3 rounds, ms/it" in out
+    assert "| 32 |" in out and "3 rounds, ms/it, range" in out
     last = points[-1].seconds * 1e3  # the 32-worker point's range across its rounds
     assert f"| {last:.2f} | {last * 0.9:.2f}-{last * 1.1:.2f} |" in out
 
