@@ -157,7 +157,10 @@ def fit(points: list[Point], program: str, cores: int, up_to: int = FIT_UP_TO) -
     cpu = sum(p.scheduler + p.workers_cpu - p.idle * p.workers * p.seconds - p.compute
               for p in mine) / total  # fmt: skip
     scheduler = sum(p.scheduler for p in mine) / total
-    slope, intercept = numpy.polyfit([p.workers for p in mine], [p.client for p in mine], 1)
+    clients = [p.client for p in mine]
+    slope, intercept = numpy.polyfit([p.workers for p in mine], clients, 1)
+    if slope < 0:  # the client's work does not shrink with the workers: the points' noise
+        slope, intercept = 0.0, float(numpy.mean(clients))
     partial = Fit(program, cpu, scheduler, (float(intercept), float(slope)), 0.0, cores)
     latency = max(0.0, float(numpy.mean([
         p.seconds * partial.busy_share(p.workers, p.idle)

@@ -105,6 +105,15 @@ def test_a_measured_point_off_the_model_fails_the_check() -> None:
     assert not ok and "OUTSIDE 25%" in text
 
 
+def test_a_client_slope_below_zero_is_the_points_noise_and_taken_as_none() -> None:
+    points = made_points()
+    points = [dataclasses.replace(p, client=2e-3 - 1e-6 * p.workers) for p in points]
+    fitted = model.fit(points, "stencil", cores=2)
+    fit_up_to = [p.client for p in points if p.workers <= model.FIT_UP_TO]
+    assert fitted.client == pytest.approx((sum(fit_up_to) / len(fit_up_to), 0.0))
+    assert fitted.client_at(1024) > 0
+
+
 def test_the_fit_needs_two_points() -> None:
     with pytest.raises(ValueError, match="two points"):
         model.fit(made_points()[:1], "stencil", cores=2)
