@@ -44,7 +44,7 @@ are compared with NumPy's on the same inputs. Run from the repository root::
 
     python -m benchmarks.weak_scaling                           # 1-32 workers, both
     python -m benchmarks.weak_scaling --workers 1,2,4 --iterations 8 --out /tmp/scaling
-    python -m benchmarks.weak_scaling --repeats 5 --rounds 3    # what docs/scaling.md has
+    python -m benchmarks.weak_scaling --repeats 5 --rounds 5    # what docs/scaling.md has
 
 It writes ``scaling.json``, ``scaling.md`` and ``scaling.png`` into ``--out``
 (default ``docs/scaling``).
